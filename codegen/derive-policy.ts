@@ -1,0 +1,121 @@
+/**
+ * Derives, from each operation's policy (security, x-module, x-role, x-rate-limit, x-idempotent,
+ * its parameters and body), the responses and parameters that the request path produces for it:
+ * the standard errors, the RateLimit-* headers and the Idempotency-Key header. An operation that
+ * writes one of these itself keeps its own.
+ */
+
+type Json = Record<string, unknown>;
+export interface OpenApiDoc {
+  openapi: string;
+  security?: Json[];
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas?: Json; parameters?: Record<string, Json>; responses?: Record<string, Json>; [k: string]: unknown };
+  [k: string]: unknown;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+function ref(kind: string, name: string): Json {
+  return { $ref: `#/components/${kind}/${name}` };
+}
+
+function resolveParameter(doc: OpenApiDoc, param: Json): Json {
+  const target = param.$ref;
+  if (typeof target !== 'string') return param;
+  const name = target.replace('#/components/parameters/', '');
+  const resolved = doc.components.parameters?.[name];
+  if (!resolved) throw new Error(`Unknown parameter ${target}`);
+  return resolved;
+}
+
+/** The response component to use for `name`, with the RateLimit-* headers when `limited`. */
+function responseRef(doc: OpenApiDoc, name: string, limited: boolean): Json {
+  if (!limited) return ref('responses', name);
+  const responses = doc.components.responses ?? {};
+  const limitedName = `${name}RateLimited`;
+  if (!responses[limitedName]) {
+    const base = responses[name];
+    if (!base) throw new Error(`Unknown response ${name}`);
+    const headers = { ...((base.headers as Json | undefined) ?? {}) };
+    for (const h of RATE_LIMIT_HEADERS) headers[h] = ref('headers', h);
+    responses[limitedName] = { ...base, headers };
+  }
+  return ref('responses', limitedName);
+}
+
+function withRateLimitHeaders(doc: OpenApiDoc, response: Json): Json {
+  if (typeof response.$ref === 'string') {
+    return responseRef(doc, response.$ref.replace('#/components/responses/', ''), true);
+  }
+  const headers = { ...((response.headers as Json | undefined) ?? {}) };
+  for (const h of RATE_LIMIT_HEADERS) headers[h] = ref('headers', h);
+  return { ...response, headers };
+}
+
+function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json): void {
+  const security = (op.security as Json[] | undefined) ?? doc.security ?? [];
+  const parameters = [...((pathItem.parameters as Json[]) ?? []), ...((op.parameters as Json[]) ?? [])];
+  if (op['x-idempotent'] === true) {
+    op.parameters = [...((op.parameters as Json[]) ?? []), ref('parameters', 'IdempotencyKey')];
+    parameters.push(ref('parameters', 'IdempotencyKey'));
+  }
+  const resolved = parameters.map((p) => resolveParameter(doc, p));
+  const company = resolved.find((p) => p.in === 'header' && p.name === 'X-Company-Id');
+  const hasBody = op.requestBody !== undefined;
+  const limited = op['x-rate-limit'] !== 'none';
+
+  const derived: Array<[string, string, boolean]> = [
+    ['400', 'BadRequest', hasBody || company?.required === true],
+    ['401', 'Unauthenticated', security.some((req) => Object.keys(req).length > 0)],
+    ['403', 'Forbidden', op['x-role'] !== 'none' || op['x-module'] !== 'none' || company !== undefined],
+    ['404', 'NotFound', resolved.some((p) => p.in === 'path')],
+    ['409', 'Conflict', op['x-idempotent'] === true],
+    ['413', 'PayloadTooLarge', hasBody],
+    ['415', 'UnsupportedMediaType', hasBody],
+    ['422', 'ValidationFailed', hasBody || resolved.length > 0],
+    ['429', 'TooManyRequests', limited],
+    ['503', 'IntegrationNotConfigured', security.some((req) => 'etsmToken' in req || 'mdmToken' in req)],
+  ];
+  const responses = { ...(op.responses as Json) };
+  for (const [status, name, applies] of derived) {
+    if (applies && responses[status] === undefined) responses[status] = ref('responses', name);
+  }
+  if (op['x-idempotent'] === true) {
+    for (const [status, response] of Object.entries(responses)) {
+      if (!status.startsWith('2')) continue;
+      const r = response as Json;
+      responses[status] = { ...r, headers: { ...((r.headers as Json) ?? {}), 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } };
+    }
+  }
+  if (limited) {
+    for (const [status, response] of Object.entries(responses)) {
+      responses[status] = withRateLimitHeaders(doc, response as Json);
+    }
+  }
+  op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Drops the response components that only served as templates of their rate-limited variants. */
+function pruneUnusedResponses(doc: OpenApiDoc): void {
+  const responses = doc.components.responses ?? {};
+  const text = JSON.stringify({ paths: doc.paths, responses });
+  for (const name of Object.keys(responses)) {
+    if (!text.includes(`"#/components/responses/${name}"`)) delete responses[name];
+  }
+}
+
+export function derivePolicyResponses(doc: OpenApiDoc): void {
+  for (const [route, pathItem] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = pathItem[method] as Json | undefined;
+      if (!op) continue;
+      for (const key of ['x-module', 'x-role', 'x-rate-limit']) {
+        if (op[key] === undefined) throw new Error(`${method.toUpperCase()} ${route}: ${key} is missing`);
+      }
+      deriveOperation(doc, pathItem, op);
+    }
+  }
+  pruneUnusedResponses(doc);
+}

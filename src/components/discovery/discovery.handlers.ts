@@ -1,0 +1,16 @@
+/** GET /api, GET /openapi.json and GET /docs. */
+import type { HandlerMap } from '../../platform/openapi/handler-types.js';
+import { readDocument } from '../../platform/openapi/document.js';
+import { apiIndex } from './discovery.service.js';
+import { docsPage } from './docs-page.js';
+
+export const discoveryHandlers = {
+  getApiIndex: async ({ deps }) => ({ status: 200, body: apiIndex(deps.config.appUrl) }),
+
+  getOpenApiDocument: async () => ({
+    status: 200,
+    body: readDocument() as unknown as { openapi: string; info: Record<string, never>; paths: Record<string, never> },
+  }),
+
+  getDocs: async () => ({ status: 200, body: docsPage(), contentType: 'text/html' }),
+} satisfies HandlerMap;

@@ -1,0 +1,43 @@
+/**
+ * GET /docs: the API reference as one HTML page that works offline. Redoc's standalone bundle is
+ * read from node_modules and inlined with the document, so the page makes no request at all.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { readDocument } from '../../platform/openapi/document.js';
+
+let page: string | undefined;
+
+/** JSON or script text that is safe inside a <script> element. */
+function scriptSafe(text: string): string {
+  return text.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export function docsPage(): string {
+  if (page) return page;
+  const require = createRequire(import.meta.url);
+  const redoc = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').replace(/<\/script/gi, '<\\/script');
+  const document = readDocument();
+  page = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${document.info.title} ${document.info.version}</title>
+<style>body { margin: 0; padding: 0; }</style>
+</head>
+<body>
+<div id="redoc"></div>
+<script>${redoc}</script>
+<script>
+Redoc.init(${scriptSafe(JSON.stringify(document))}, {
+  hideDownloadButton: false,
+  expandResponses: '200,201',
+  theme: { typography: { fontFamily: 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif', headings: { fontFamily: 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif' } } }
+}, document.getElementById('redoc'));
+</script>
+</body>
+</html>
+`;
+  return page;
+}

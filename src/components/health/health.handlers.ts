@@ -1,0 +1,21 @@
+/** GET /api/health, /health and /up: one health object, as JSON or Prometheus text. */
+import type { HandlerInput, HandlerMap, Reply } from '../../platform/openapi/handler-types.js';
+import { checkHealth } from './health.service.js';
+import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from './health.prometheus.js';
+
+async function health(input: Pick<HandlerInput<'getHealth'>, 'query' | 'deps'>): Promise<Reply<'getHealth'>> {
+  const result = await checkHealth(input.deps);
+  const down = result.status === 'down';
+  if (input.query.format === 'prometheus') {
+    const body = await renderPrometheus(input.deps.metrics.registry, result);
+    const headers = { 'Content-Type': PROMETHEUS_CONTENT_TYPE };
+    return down ? { status: 503, body, contentType: 'text/plain', headers } : { status: 200, body, contentType: 'text/plain', headers };
+  }
+  return down ? { status: 503, body: result } : { status: 200, body: result };
+}
+
+export const healthHandlers = {
+  getHealth: health,
+  getSiteHealth: (input) => health(input),
+  getUp: (input) => health(input),
+} satisfies HandlerMap;

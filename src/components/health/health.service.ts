@@ -1,0 +1,85 @@
+/**
+ * The health of the service: real checks of the database, the rate-limit store (Redis when
+ * configured), the storage folders and the heartbeats. The database decides up (200) or down (503).
+ */
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MODULES } from '../../kernel/access.js';
+import { epochMs, toApiTime } from '../../kernel/time.js';
+import type { AppDeps } from '../../platform/app-deps.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import * as repository from './health.repository.js';
+
+type Health = Schema<'Health'>;
+const CHECK_TIMEOUT_MS = 2000;
+/** The heartbeat the scheduler writes; shown as a placeholder until it has run once. */
+export const CRON_HEARTBEAT = 'cron';
+
+function withTimeout<T>(work: Promise<T>, fallback: T): Promise<T> {
+  const timeout = new Promise<T>((resolve) => setTimeout(() => resolve(fallback), CHECK_TIMEOUT_MS).unref());
+  return Promise.race([work.catch(() => fallback), timeout]);
+}
+
+async function writable(folder: string): Promise<boolean> {
+  try {
+    await mkdir(folder, { recursive: true });
+    const probe = path.join(folder, `.health-${process.pid}-${Date.now()}`);
+    await writeFile(probe, 'ok');
+    await unlink(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function heartbeats(deps: AppDeps, databaseUp: boolean, now: number): Promise<Health['heartbeats']> {
+  const staleAfterMinutes = deps.config.heartbeatStaleMinutes;
+  const rows = databaseUp ? await withTimeout(repository.listHeartbeats(deps.db), []) : [];
+  if (rows.length === 0) {
+    return {
+      stale_after_minutes: staleAfterMinutes,
+      no_records: true,
+      items: [{ name: CRON_HEARTBEAT, last_ping_at: null, last_ping_at_ms: null, ok: false }],
+    };
+  }
+  return {
+    stale_after_minutes: staleAfterMinutes,
+    no_records: false,
+    items: rows.map((row) => {
+      const at = epochMs(row.last_ping_at);
+      return { name: row.name, last_ping_at: toApiTime(row.last_ping_at), last_ping_at_ms: at, ok: now - at <= staleAfterMinutes * 60_000 };
+    }),
+  };
+}
+
+export async function checkHealth(deps: AppDeps, now = Date.now()): Promise<Health> {
+  const { config } = deps;
+  const [database, redis, storage, storagePublic] = await Promise.all([
+    withTimeout(repository.pingDatabase(deps.db).then(() => true), false),
+    deps.redis ? deps.redis.ping(CHECK_TIMEOUT_MS) : Promise.resolve(true),
+    writable(config.storagePath),
+    writable(path.join(config.storagePath, 'public')),
+  ]);
+  const beats = await heartbeats(deps, database, now);
+  const checks = {
+    database,
+    cache: redis,
+    queue: database,
+    redis,
+    storage,
+    storage_public: storagePublic,
+    heartbeat: !beats.no_records && beats.items.every((item) => item.ok),
+  };
+  return {
+    status: !database ? 'down' : Object.values(checks).every(Boolean) ? 'ok' : 'degraded',
+    app: { name: config.appName, env: config.appEnv },
+    urls: { app: config.appUrl, api: `${config.appUrl}/api` },
+    checks,
+    heartbeats: beats,
+    integrations: { anaf: config.anafEnabled, etsm: config.etsmToken !== undefined, mdm: config.mdmToken !== undefined },
+    modules: MODULES.map((m) => ({ slug: m.slug, name: m.name })),
+    timestamp: toApiTime(new Date(now)),
+  };
+}
+
+export { recordHeartbeat } from './health.repository.js';

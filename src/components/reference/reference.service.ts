@@ -1,0 +1,52 @@
+/** Reference data: companies, client companies, partners and warehouses, read only. */
+import type { PageRequest } from '../../kernel/paging.js';
+import { NotFoundError } from '../../platform/errors.js';
+import type { Paged } from '../../platform/db/queries.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import type { TenantContext } from '../../platform/tenant-context.js';
+import * as repository from './reference.repository.js';
+
+const messages = {
+  clientNotFound: (id: number) => `Client ${id} was not found.`,
+  partnerNotFound: (id: number) => `Partner ${id} was not found.`,
+  warehouseNotFound: (id: number) => `Warehouse ${id} was not found.`,
+};
+
+/** The companies the user may act for, whatever the scope of this request. */
+export function listCompanies(ctx: TenantContext, page: PageRequest): Promise<Paged<Schema<'Company'>>> {
+  const { principal } = ctx;
+  const userId = principal.kind === 'user' && !principal.user.isSuperAdmin ? principal.user.id : 'all';
+  return repository.listAccessibleCompanies(ctx.db, userId, page);
+}
+
+export function listClients(ctx: TenantContext, search: string | undefined, page: PageRequest): Promise<Paged<Schema<'Company'>>> {
+  return repository.listClients(ctx.db, ctx.scope, search, page);
+}
+
+export async function getClient(ctx: TenantContext, id: number): Promise<Schema<'Company'>> {
+  return (await repository.findClient(ctx.db, ctx.scope, id)) ?? notFound(messages.clientNotFound(id));
+}
+
+export function listPartners(
+  ctx: TenantContext,
+  filters: { type?: Schema<'PartnerType'>; search?: string },
+  page: PageRequest,
+): Promise<Paged<Schema<'Partner'>>> {
+  return repository.listPartners(ctx.db, ctx.scope, filters, page);
+}
+
+export async function getPartner(ctx: TenantContext, id: number): Promise<Schema<'Partner'>> {
+  return (await repository.findPartner(ctx.db, ctx.scope, id)) ?? notFound(messages.partnerNotFound(id));
+}
+
+export function listWarehouses(ctx: TenantContext, page: PageRequest): Promise<Paged<Schema<'Warehouse'>>> {
+  return repository.listWarehouses(ctx.db, ctx.scope, page);
+}
+
+export async function getWarehouse(ctx: TenantContext, id: number): Promise<Schema<'Warehouse'>> {
+  return (await repository.findWarehouse(ctx.db, ctx.scope, id)) ?? notFound(messages.warehouseNotFound(id));
+}
+
+function notFound(message: string): never {
+  throw new NotFoundError(message);
+}

@@ -1,0 +1,115 @@
+/**
+ * The only reader of process.env: parses, validates and freezes the configuration. A bad value
+ * stops the start with one line that names the variable and says what is expected.
+ */
+
+export type WorkerMode = 'in-process' | 'off';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly appName: string;
+  readonly appEnv: string;
+  readonly production: boolean;
+  readonly host: string;
+  readonly port: number;
+  readonly appUrl: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string | undefined;
+  readonly etsmToken: string | undefined;
+  readonly mdmToken: string | undefined;
+  readonly anafEnabled: boolean;
+  readonly logLevel: LogLevel;
+  readonly worker: WorkerMode;
+  readonly rateLimitAuthPerMinute: number;
+  readonly rateLimitDataPerMinute: number;
+  readonly storagePath: string;
+  readonly heartbeatStaleMinutes: number;
+  readonly trustProxy: boolean | number | string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, key: string, fallback: string): string {
+  const value = env[key];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function optional(env: Env, key: string): string | undefined {
+  const value = env[key];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function int(env: Env, key: string, fallback: number, min: number, max: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${key} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function bool(env: Env, key: string, fallback: boolean): boolean {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${key} must be true or false (got "${raw}")`);
+}
+
+function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${key} must be one of ${allowed.join(', ')} (got "${raw}")`);
+  }
+  return raw as T;
+}
+
+function databaseUrl(env: Env): string {
+  const url = str(env, 'DATABASE_URL', 'sqlite:./data/dev.sqlite');
+  if (!/^sqlite:.+/.test(url) && !/^mysql:\/\/.+/.test(url)) {
+    throw new ConfigError(`DATABASE_URL must be sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db (got "${url}")`);
+  }
+  return url;
+}
+
+function trustProxy(env: Env): boolean | number | string {
+  const raw = optional(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+function url(env: Env, key: string, fallback: string): string {
+  const value = str(env, key, fallback).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+/.test(value)) throw new ConfigError(`${key} must be an http(s) URL (got "${value}")`);
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const appEnv = str(env, 'APP_ENV', str(env, 'NODE_ENV', 'local'));
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  return Object.freeze({
+    appName: str(env, 'APP_NAME', '3PL Integration API'),
+    appEnv,
+    production: appEnv === 'production',
+    host: str(env, 'HOST', '0.0.0.0'),
+    port,
+    appUrl: url(env, 'APP_URL', `http://localhost:${port}`),
+    databaseUrl: databaseUrl(env),
+    redisUrl: optional(env, 'REDIS_URL'),
+    etsmToken: optional(env, 'ETSM_TOKEN'),
+    mdmToken: optional(env, 'MDM_TOKEN'),
+    anafEnabled: bool(env, 'ANAF_ENABLED', false),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    worker: oneOf(env, 'WORKER', ['in-process', 'off'] as const, 'in-process'),
+    rateLimitAuthPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 10, 1, 10_000_000),
+    rateLimitDataPerMinute: int(env, 'RATE_LIMIT_DATA_PER_MINUTE', 60, 1, 10_000_000),
+    storagePath: str(env, 'STORAGE_PATH', './storage'),
+    heartbeatStaleMinutes: int(env, 'HEARTBEAT_STALE_MINUTES', 5, 1, 10_080),
+    trustProxy: trustProxy(env),
+  });
+}

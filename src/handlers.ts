@@ -1,0 +1,17 @@
+/**
+ * Every operation handler, by operationId. openapi-backend binds them to the document at start-up
+ * (contract.ts): an operationId the document does not have fails the start, and so does an
+ * operation with neither a handler here nor an entry in not-implemented.ts.
+ */
+import type { HandlerMap } from './platform/openapi/handler-types.js';
+import { authHandlers } from './components/auth/auth.handlers.js';
+import { discoveryHandlers } from './components/discovery/discovery.handlers.js';
+import { healthHandlers } from './components/health/health.handlers.js';
+import { referenceHandlers } from './components/reference/reference.handlers.js';
+
+export const handlers: HandlerMap = {
+  ...discoveryHandlers,
+  ...healthHandlers,
+  ...authHandlers,
+  ...referenceHandlers,
+};

@@ -1,0 +1,73 @@
+/**
+ * The process: config -> logger -> database (migrated at start on SQLite) -> Redis (when
+ * configured) -> app -> listen; the scheduler beside it. SIGTERM and SIGINT stop accepting, let
+ * in-flight requests finish, then close the database and Redis.
+ */
+import type { Server } from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createApp } from './app.js';
+import { createDb, engineOf } from './platform/db/database.js';
+import { createLogger } from './platform/logger.js';
+import { createMetrics } from './platform/metrics.js';
+import { connectRedis } from './platform/redis.js';
+import { startScheduler } from './scheduler.js';
+import { migrateLatest } from '../db/migrations/index.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config);
+  const db = createDb(config.databaseUrl);
+  if (engineOf(db) === 'sqlite') await migrateLatest(db);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis });
+  const scheduler = startScheduler(db, logger);
+
+  const server: Server = express.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info({ port, appUrl: config.appUrl }, 'listening');
+    console.log(`${config.appName} listening on http://localhost:${port} (API at ${config.appUrl}/api, docs at ${config.appUrl}/docs)`);
+  });
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    scheduler.stop();
+    const force = setTimeout(() => {
+      logger.warn('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      await Promise.allSettled([db.destroy(), redis?.close()]);
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

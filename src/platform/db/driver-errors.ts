@@ -1,0 +1,33 @@
+/** Driver differences in one place: which error of SQLite or MySQL/MariaDB means what. */
+
+interface DriverError {
+  code?: string;
+  errno?: number;
+}
+
+function asDriverError(error: unknown): DriverError {
+  return typeof error === 'object' && error !== null ? (error as DriverError) : {};
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = asDriverError(error);
+  return e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.errno === 1062;
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = asDriverError(error);
+  return e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e.errno === 1451 || e.errno === 1452;
+}
+
+/** The database is unreachable or went away (not a query error). */
+export function isConnectionError(error: unknown): boolean {
+  const e = asDriverError(error);
+  const name = (error as { name?: string } | null)?.name;
+  return (
+    name === 'KnexTimeoutError' ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR'].includes(e.code ?? '') ||
+    e.errno === 2002 ||
+    e.errno === 2013 ||
+    e.errno === 2006
+  );
+}

@@ -1,0 +1,27 @@
+/** Query helpers every repository shares: a page of rows with the total, and a contains-search. */
+import type { Knex } from 'knex';
+import { pageWindow, type PageRequest } from '../../kernel/paging.js';
+
+export interface Paged<T> {
+  rows: T[];
+  total: number;
+}
+
+/** One page of `query` (which must be ordered) and the count of all its rows. */
+export async function paged<Row, T>(query: Knex.QueryBuilder, page: PageRequest, toItem: (row: Row) => T): Promise<Paged<T>> {
+  const { limit, offset } = pageWindow(page);
+  const [counted, rows] = await Promise.all([
+    query.clone().clearSelect().clearOrder().count({ total: '*' }).first() as Promise<{ total: number | string } | undefined>,
+    query.clone().limit(limit).offset(offset) as Promise<Row[]>,
+  ]);
+  return { rows: rows.map(toItem), total: Number(counted?.total ?? 0) };
+}
+
+/** Rows where any of `columns` contains `term` (LIKE wildcards in the term match literally). */
+export function whereContains<T extends Knex.QueryBuilder>(query: T, columns: readonly string[], term: string | undefined): T {
+  if (term === undefined || term.trim() === '') return query;
+  const pattern = `%${term.trim().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  return query.where((q) => {
+    for (const column of columns) q.orWhereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern]);
+  }) as T;
+}

@@ -1,0 +1,76 @@
+/**
+ * The closed set of errors services and middleware throw, each named for its condition. One
+ * middleware (http/error-handler.ts) maps them to statuses and the contract's body.
+ */
+
+export type FieldErrors = Record<string, string[]>;
+
+export abstract class AppError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Malformed request that is not a validation failure: bad JSON, a missing required header. */
+export class BadRequestError extends AppError {}
+
+export class UnauthenticatedError extends AppError {
+  constructor() {
+    super('Unauthenticated.');
+  }
+}
+
+export class ForbiddenError extends AppError {}
+
+export class NotFoundError extends AppError {}
+
+export class MethodNotAllowedError extends AppError {
+  constructor(
+    message: string,
+    readonly allow: string[],
+  ) {
+    super(message);
+  }
+}
+
+export class ConflictError extends AppError {}
+
+export class PayloadTooLargeError extends AppError {}
+
+export class UnsupportedMediaTypeError extends AppError {}
+
+/** The request breaks the schema or a business rule (422), with messages per field. */
+export class InputError extends AppError {
+  constructor(
+    readonly errors: FieldErrors,
+    message = 'The given data was invalid.',
+  ) {
+    super(message);
+  }
+
+  static field(path: string, message: string): InputError {
+    return new InputError({ [path]: [message] }, message);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many requests. Try again in ${retryAfterSeconds} seconds.`);
+  }
+}
+
+export class NotImplementedError extends AppError {
+  constructor() {
+    super('Not implemented');
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Step 3: finds the operation of the document for the request. An unknown path answers 404; a
+ * known path with another method 405 with Allow (OPTIONS answers 204 with Allow). The match is
+ * handed to express-openapi-validator as `req.openapi`, so it does not search the document again.
+ */
+import type { RequestHandler } from 'express';
+import { MethodNotAllowedError, NotFoundError } from '../errors.js';
+import type { OperationRouter } from '../openapi/operation-router.js';
+import type { RequestWithOpenApi } from './request-context.js';
+
+function shown(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}
+
+function allowedMethods(methods: Iterable<string>): string[] {
+  const allow = [...methods];
+  if (allow.includes('GET')) allow.push('HEAD');
+  return allow;
+}
+
+export function operationLookup(router: OperationRouter): RequestHandler {
+  return (req, res, next) => {
+    const match = router.match(req.path);
+    if (!match) throw new NotFoundError(`The route ${req.method} ${shown(req.path)} could not be found.`);
+    const op = match.methods.get(req.method === 'HEAD' ? 'GET' : req.method);
+    if (!op) {
+      const allow = allowedMethods(match.methods.keys());
+      if (req.method === 'OPTIONS') {
+        res.setHeader('Allow', [...allow, 'OPTIONS'].join(', '));
+        res.status(204).end();
+        return;
+      }
+      throw new MethodNotAllowedError(
+        `The ${req.method} method is not supported for ${shown(req.path)}. Supported methods: ${allow.join(', ')}.`,
+        allow,
+      );
+    }
+    req.operation = op;
+    (req as RequestWithOpenApi).openapi = {
+      expressRoute: op.path.replace(/\{([^}]+)\}/g, ':$1'),
+      openApiRoute: op.path,
+      pathParams: { ...match.pathParams },
+      schema: op.raw,
+    };
+    next();
+  };
+}

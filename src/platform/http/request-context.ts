@@ -1,0 +1,24 @@
+/** What the request path attaches to each request, step by step. */
+import type { ContractOperation } from '../openapi/document.js';
+import type { RequestAuth } from '../openapi/handler-types.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Step 1: X-Request-Id, as sent (when it is safe) or generated. */
+    requestId: string;
+    /** Step 3: the operation of the document this request calls. */
+    operation?: ContractOperation;
+    /** Steps 5 and 6: the caller and its company scope. */
+    auth?: RequestAuth;
+  }
+}
+
+/** The shape express-openapi-validator reads (and coerces pathParams in). */
+export interface OpenApiRequestMeta {
+  expressRoute: string;
+  openApiRoute: string;
+  pathParams: Record<string, unknown>;
+  schema: unknown;
+}
+
+export type RequestWithOpenApi = { openapi?: OpenApiRequestMeta };

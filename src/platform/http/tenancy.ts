@@ -1,0 +1,63 @@
+/**
+ * Step 6: the company scope. For operations that take X-Company-Id: 400 when it is required and
+ * missing, 422 when it is not a positive integer, 403 when the caller may not act for that
+ * company, when the company's api or content module (x-module) is off, or when the caller's role
+ * is below the operation's x-role.
+ */
+import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import { modulesRequired, roleAllows, type Role } from '../../kernel/access.js';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import { BadRequestError, ForbiddenError, InputError } from '../errors.js';
+import type { Principal } from '../openapi/handler-types.js';
+
+export interface Access {
+  readonly scope: CompanyScope;
+  readonly role: Role;
+  /** The active modules of the company in scope (every module for the all-companies scope). */
+  readonly activeModules: ReadonlySet<string>;
+}
+
+/** Resolves what the principal may do for `companyId` (or its default scope); throws ForbiddenError. */
+export type AccessResolver = (db: Knex, principal: Principal, companyId: number | undefined) => Promise<Access>;
+
+const COMPANY_ID = /^[1-9][0-9]{0,9}$/;
+const HEADER = 'X-Company-Id';
+
+function companyIdFrom(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim();
+  if (!COMPANY_ID.test(value) || Number(value) > 2_147_483_647) {
+    throw new InputError({ [HEADER]: [`The ${HEADER} header must be a positive integer.`] });
+  }
+  return Number(value);
+}
+
+function companyName(scope: CompanyScope): string {
+  return scope.kind === 'company' ? scope.companyName : 'all companies';
+}
+
+export function tenancy(deps: { db: Knex; resolveAccess: AccessResolver }): RequestHandler {
+  return async (req, _res, next) => {
+    const op = req.operation!;
+    if (op.companyHeader === 'absent' || !req.auth) return next();
+    const raw = req.headers['x-company-id'];
+    const companyId = companyIdFrom(Array.isArray(raw) ? raw[0] : raw);
+    if (companyId === undefined && op.companyHeader === 'required') {
+      throw new BadRequestError(`The ${HEADER} header is required.`);
+    }
+    const access = await deps.resolveAccess(deps.db, req.auth.principal, companyId);
+    for (const module of modulesRequired(op.module)) {
+      if (!access.activeModules.has(module)) {
+        throw new ForbiddenError(`The ${module} module is not active for company ${companyName(access.scope)}.`);
+      }
+    }
+    if (op.role !== 'none' && !roleAllows(access.role, op.role)) {
+      throw new ForbiddenError(
+        `This action needs the ${op.role} role; your role in company ${companyName(access.scope)} is ${access.role}.`,
+      );
+    }
+    req.auth = { ...req.auth, scope: access.scope, role: access.role };
+    next();
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Turns express-openapi-validator's errors into the contract's field errors: keys are the field
+ * as the client sent it (`items.0.quantity_um3pl`, `per_page`, `X-Company-Id`), messages read as
+ * sentences that say what to fix.
+ */
+import type { FieldErrors } from '../errors.js';
+import type { Parameter } from '../openapi/document.js';
+
+export interface ValidatorErrorItem {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
+const LOCATIONS = new Set(['body', 'query', 'headers', 'params', 'path', 'cookies']);
+
+function fieldOf(path: string, parameters: readonly Parameter[]): string {
+  const [location, ...rest] = path.replace(/^\//, '').split('/');
+  if (location === undefined || !LOCATIONS.has(location)) return path.replace(/^\//, '').replace(/\//g, '.') || 'body';
+  if (rest.length === 0) return location === 'body' ? 'body' : location;
+  if (location === 'headers') {
+    const name = rest.join('/');
+    return parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase())?.name ?? name;
+  }
+  return rest.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+/** ajv's phrases, reworded: "must be <= 100" -> "must not be greater than 100". */
+const REWORDINGS: Array<[RegExp, (...groups: string[]) => string]> = [
+  [/^must be <= (.+)$/, (n) => `must not be greater than ${n}`],
+  [/^must be >= (.+)$/, (n) => `must be at least ${n}`],
+  [/^must be < (.+)$/, (n) => `must be less than ${n}`],
+  [/^must be > (.+)$/, (n) => `must be greater than ${n}`],
+  [/^must NOT have more than (\d+) characters$/, (n) => `must not be longer than ${n} characters`],
+  [/^must NOT have fewer than 1 characters$/, () => 'must not be empty'],
+  [/^must NOT have fewer than (\d+) characters$/, (n) => `must be at least ${n} characters long`],
+  [/^must NOT have more than (\d+) items$/, (n) => `must not have more than ${n} items`],
+  [/^must NOT have fewer than (\d+) items$/, (n) => `must have at least ${n} ${n === '1' ? 'item' : 'items'}`],
+  [/^must be equal to one of the allowed values: (.+)$/, (values) => `must be one of: ${values}`],
+  [/^must be (\w+)(,null)?$/, (type, nullable) => `must be ${TYPE_NAMES[type] ?? type}${nullable ? ' or null' : ''}`],
+];
+
+function reword(message: string): string {
+  for (const [pattern, replace] of REWORDINGS) {
+    const match = pattern.exec(message);
+    if (match) return replace(...match.slice(1).map((g) => g ?? ''));
+  }
+  return message;
+}
+
+function sentence(field: string, keyword: string, message: string): string {
+  switch (keyword) {
+    case 'required':
+      return `The ${field} field is required.`;
+    case 'additionalProperties':
+      return `The ${field} field is not allowed.`;
+    case 'anyOf':
+    case 'oneOf':
+      return `The ${field} field does not have an allowed type.`;
+    case 'format':
+      if (message.includes('"email"')) return `The ${field} field must be a valid email address.`;
+      if (message.includes('"date-time"')) return `The ${field} field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.`;
+      return `The ${field} field ${message}.`;
+    default:
+      return /^(Unknown|Empty)/.test(message) ? `${message}.` : `The ${field} field ${reword(message)}.`;
+  }
+}
+
+export function toFieldErrors(items: readonly ValidatorErrorItem[], parameters: readonly Parameter[]): FieldErrors {
+  const byField = new Map<string, { anyOf: boolean; messages: string[] }>();
+  for (const item of items) {
+    const field = fieldOf(item.path ?? '', parameters);
+    const keyword = (item.errorCode ?? '').replace('.openapi.validation', '');
+    const entry = byField.get(field) ?? { anyOf: false, messages: [] };
+    byField.set(field, entry);
+    if (entry.anyOf) continue;
+    const message = sentence(field, keyword, item.message ?? 'is invalid');
+    if (keyword === 'anyOf' || keyword === 'oneOf') {
+      // The alternatives' own complaints ("must be number", "must be string") say less than this.
+      entry.anyOf = true;
+      entry.messages = [message];
+    } else if (!entry.messages.includes(message)) {
+      entry.messages.push(message);
+    }
+  }
+  return Object.fromEntries([...byField].map(([field, { messages }]) => [field, messages]));
+}

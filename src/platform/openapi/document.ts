@@ -1,0 +1,111 @@
+/**
+ * The bundled OpenAPI document, read once, and what each operation says about itself: its policy
+ * (x-module, x-role, x-rate-limit, x-idempotent), its security, whether it takes X-Company-Id.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Role } from '../../kernel/access.js';
+import { isRole } from '../../kernel/access.js';
+import type { operations } from '../../generated/openapi.generated.js';
+import { projectRoot } from '../project-root.js';
+
+export type OperationId = keyof operations;
+export type RateLimitKind = 'auth' | 'data' | 'none';
+export type SecurityScheme = 'bearerAuth' | 'etsmToken' | 'mdmToken';
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  security?: Array<Record<string, string[]>>;
+  paths: Record<string, Record<string, unknown>>;
+  components: { parameters?: Record<string, Parameter>; [key: string]: unknown };
+}
+
+export interface Parameter {
+  name: string;
+  in: 'query' | 'header' | 'path' | 'cookie';
+  required?: boolean;
+  schema?: Record<string, unknown>;
+}
+
+export interface RawOperation {
+  operationId: string;
+  summary?: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<Parameter | { $ref: string }>;
+  requestBody?: unknown;
+  'x-module': string;
+  'x-role': string;
+  'x-rate-limit': RateLimitKind;
+  'x-idempotent'?: boolean;
+}
+
+export interface ContractOperation {
+  readonly operationId: OperationId;
+  readonly method: string;
+  /** The path template of the document: /api/articles/{id}. */
+  readonly path: string;
+  readonly summary: string;
+  /** The operation object as written in the document (express-openapi-validator reads it). */
+  readonly raw: RawOperation;
+  readonly module: string;
+  readonly role: Role | 'none';
+  readonly rateLimit: RateLimitKind;
+  readonly idempotent: boolean;
+  /** Alternatives of security requirements; an empty alternative means no token is needed. */
+  readonly security: ReadonlyArray<readonly SecurityScheme[]>;
+  readonly companyHeader: 'required' | 'optional' | 'absent';
+  readonly parameters: readonly Parameter[];
+}
+
+let cached: OpenApiDocument | undefined;
+
+/** The bundled document (openapi/openapi.json), read once. Treat it as read-only. */
+export function readDocument(): OpenApiDocument {
+  cached ??= JSON.parse(readFileSync(path.join(projectRoot, 'openapi', 'openapi.json'), 'utf8')) as OpenApiDocument;
+  return cached;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** Every operation of the document, in its order. */
+export function listOperations(doc: OpenApiDocument): ContractOperation[] {
+  return Object.entries(doc.paths).flatMap(([route, item]) =>
+    METHODS.filter((method) => item[method] !== undefined).map((method) => describeOperation(doc, method, route)),
+  );
+}
+
+function resolveParameter(doc: OpenApiDocument, p: Parameter | { $ref: string }): Parameter {
+  if (!('$ref' in p)) return p;
+  const resolved = doc.components.parameters?.[p.$ref.replace('#/components/parameters/', '')];
+  if (!resolved) throw new Error(`Unknown parameter ${p.$ref}`);
+  return resolved;
+}
+
+export function describeOperation(doc: OpenApiDocument, method: string, route: string): ContractOperation {
+  const raw = doc.paths[route]?.[method.toLowerCase()] as RawOperation | undefined;
+  if (!raw) throw new Error(`No operation ${method} ${route}`);
+  const role = raw['x-role'];
+  if (role !== 'none' && !isRole(role)) throw new Error(`${raw.operationId}: unknown x-role ${role}`);
+  const parameters = (raw.parameters ?? []).map((p) => resolveParameter(doc, p));
+  const company = parameters.find((p) => p.in === 'header' && p.name === 'X-Company-Id');
+  return {
+    operationId: raw.operationId as OperationId,
+    method: method.toUpperCase(),
+    path: route,
+    summary: raw.summary ?? '',
+    raw,
+    module: raw['x-module'],
+    role,
+    rateLimit: raw['x-rate-limit'],
+    idempotent: raw['x-idempotent'] === true,
+    security: (raw.security ?? doc.security ?? []).map((req) => Object.keys(req) as SecurityScheme[]),
+    companyHeader: company === undefined ? 'absent' : company.required ? 'required' : 'optional',
+    parameters,
+  };
+}
+
+/** True when the operation cannot be called without a token. */
+export function requiresAuth(op: ContractOperation): boolean {
+  return op.security.length > 0 && op.security.every((alternative) => alternative.length > 0);
+}

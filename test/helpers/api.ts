@@ -1,0 +1,61 @@
+/**
+ * supertest agents whose every response is checked against the document (contract-check.ts), so
+ * no test can forget it: `api(app, { token, company })`. `unchecked(app)` is for the rare test
+ * whose response is outside the document on purpose (the not-implemented list).
+ */
+import type { Express } from 'express';
+import request from 'supertest';
+import type { Test } from 'supertest';
+import { checkResponse } from './contract-check.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
+
+export interface Api {
+  get(path: string): Test;
+  post(path: string): Test;
+  put(path: string): Test;
+  patch(path: string): Test;
+  delete(path: string): Test;
+  head(path: string): Test;
+  options(path: string): Test;
+  request(method: string, path: string): Test;
+}
+
+export interface Credentials {
+  /** A bearer token (personal access token or integration token). */
+  token?: string;
+  /** X-Company-Id; omitted when undefined. */
+  company?: number | string;
+}
+
+function agent(app: Express, credentials: Credentials, check: boolean): Api {
+  const make = (method: string, path: string): Test => {
+    const test = request(app)[method.toLowerCase() as Method](path);
+    if (credentials.token !== undefined) test.set('Authorization', `Bearer ${credentials.token}`);
+    if (credentials.company !== undefined) test.set('X-Company-Id', String(credentials.company));
+    if (check) {
+      test.expect((res) =>
+        checkResponse(method.toUpperCase(), path, { status: res.status, headers: res.headers, body: res.body, text: res.text }),
+      );
+    }
+    return test;
+  };
+  return {
+    get: (p) => make('get', p),
+    post: (p) => make('post', p),
+    put: (p) => make('put', p),
+    patch: (p) => make('patch', p),
+    delete: (p) => make('delete', p),
+    head: (p) => make('head', p),
+    options: (p) => make('options', p),
+    request: make,
+  };
+}
+
+export function api(app: Express, credentials: Credentials = {}): Api {
+  return agent(app, credentials, true);
+}
+
+export function unchecked(app: Express, credentials: Credentials = {}): Api {
+  return agent(app, credentials, false);
+}

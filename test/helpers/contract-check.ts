@@ -1,0 +1,118 @@
+/**
+ * Checks a response against the document: its status must be documented for the operation, and
+ * its body must match that response's schema. Objects are checked closed (a property the schema
+ * does not name fails), so no undocumented field (a hash, an internal column) can leak.
+ */
+import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
+import addFormatsModule from 'ajv-formats';
+import { readDocument, type ContractOperation } from '../../src/platform/openapi/document.js';
+import { OperationRouter } from '../../src/platform/openapi/operation-router.js';
+import { listOperations } from '../../src/platform/openapi/document.js';
+
+type Json = Record<string, unknown>;
+const document = readDocument() as unknown as { components: { schemas: Json; responses: Record<string, Json> }; paths: Json };
+const router = new OperationRouter(listOperations(readDocument()));
+const OPEN = '__open';
+
+/** A copy of the schema with every object closed (unevaluatedProperties: false), allOf-aware. */
+function closed(schema: unknown, insideAllOf = false): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => closed(s));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const s = schema as Json;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (key === 'allOf') {
+      out.allOf = (value as Json[]).map((part) =>
+        typeof part.$ref === 'string' ? { $ref: `${part.$ref}${OPEN}` } : closed(part, true),
+      );
+    } else if (key === 'properties') {
+      out.properties = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v)]));
+    } else if (key === 'example') {
+      continue;
+    } else {
+      out[key] = typeof value === 'object' ? closed(value) : value;
+    }
+  }
+  const isObject = s.properties !== undefined || s.allOf !== undefined;
+  if (isObject && !insideAllOf && s.additionalProperties === undefined) out.unevaluatedProperties = false;
+  return out;
+}
+
+function buildAjv(): Ajv2019 {
+  const ajv = new Ajv2019({ strict: false, allErrors: true, discriminator: true });
+  (addFormatsModule as unknown as { default: (ajv: Ajv2019) => void }).default(ajv);
+  const schemas = document.components.schemas;
+  const definitions: Json = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    definitions[name] = closed(schema);
+    const open = closed({ ...(schema as Json) }, true) as Json;
+    definitions[`${name}${OPEN}`] = open;
+  }
+  ajv.addSchema({ $id: 'doc', components: { schemas: definitions } });
+  return ajv;
+}
+
+const ajv = buildAjv();
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(schema: Json): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = validators.get(key);
+  if (!validate) {
+    const rewritten = JSON.parse(key.replace(/"#\/components\/schemas\//g, '"doc#/components/schemas/'));
+    validate = ajv.compile(closed(rewritten) as Json);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+function resolveResponse(response: Json): Json {
+  const ref = response.$ref;
+  if (typeof ref !== 'string') return response;
+  return document.components.responses[ref.replace('#/components/responses/', '')]!;
+}
+
+export interface CheckedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  text?: string;
+}
+
+function operationFor(method: string, path: string): ContractOperation | undefined {
+  return router.match(path)?.methods.get(method === 'HEAD' ? 'GET' : method);
+}
+
+/** Throws when the response breaks the document; answers quietly otherwise. */
+export function checkResponse(method: string, url: string, res: CheckedResponse): void {
+  const path = new URL(url, 'http://x').pathname;
+  const op = operationFor(method, path);
+  const where = `${method} ${path} -> ${res.status}`;
+  let schema: Json | undefined;
+  if (!op) {
+    if (![404, 405].includes(res.status)) throw new Error(`${where}: no operation of the document matches`);
+    schema = { $ref: '#/components/schemas/Error' };
+  } else {
+    const responses = (op.raw as unknown as { responses: Record<string, Json> }).responses;
+    const documented = responses[String(res.status)] ?? responses.default;
+    if (!documented) {
+      throw new Error(`${where}: status ${res.status} is not documented for ${op.operationId} (documented: ${Object.keys(responses).join(', ')})`);
+    }
+    const content = resolveResponse(documented).content as Record<string, { schema?: Json }> | undefined;
+    const contentType = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+    if (!content) {
+      if (res.text) throw new Error(`${where}: the document declares no body, the response has one`);
+      return;
+    }
+    const media = content[contentType];
+    if (!media) throw new Error(`${where}: content type "${contentType}" is not documented (${Object.keys(content).join(', ')})`);
+    if (contentType !== 'application/json') return;
+    schema = media.schema;
+  }
+  if (!schema) return;
+  const validate = validatorFor(schema);
+  if (!validate(res.body)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}`);
+    throw new Error(`${where}: the body does not match the document:\n  ${problems.join('\n  ')}\n  body: ${JSON.stringify(res.body).slice(0, 600)}`);
+  }
+}
