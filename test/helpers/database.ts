@@ -22,9 +22,9 @@ function isRunning(pid: number): boolean {
   }
 }
 
-async function createMysqlDatabase(): Promise<TestDatabase> {
+async function createMysqlDatabase(suffix = ''): Promise<TestDatabase> {
   const admin = createDb(testEnv.mysqlUrl, { poolMax: 1 });
-  const name = `tpl_test_${process.pid}`;
+  const name = `tpl_test_${process.pid}${suffix}`;
   try {
     await admin.raw('select 1');
   } catch (error) {
@@ -34,14 +34,14 @@ async function createMysqlDatabase(): Promise<TestDatabase> {
   const [rows] = (await admin.raw(`show databases like 'tpl\\_test\\_%'`)) as [Array<Record<string, string>>];
   for (const row of rows) {
     const existing = Object.values(row)[0]!;
-    const pid = Number(existing.replace('tpl_test_', ''));
+    const pid = Number(existing.replace('tpl_test_', '').split('_')[0]);
     if (existing === name || !isRunning(pid)) await admin.raw(`drop database if exists \`${existing}\``);
   }
   await admin.raw(`create database \`${name}\` character set utf8mb4 collate utf8mb4_unicode_ci`);
   const url = new URL(testEnv.mysqlUrl);
   url.pathname = `/${name}`;
   const db = createDb(url.toString(), { poolMax: 20 });
-  await migrateLatest(db);
+  if (!suffix) await migrateLatest(db);
   return {
     db,
     url: url.toString(),
@@ -59,4 +59,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const db = createDb(url);
   await migrateLatest(db);
   return { db, url, close: () => db.destroy() };
+}
+
+/** An empty database of the run's engine, for tests that migrate it themselves. */
+export async function createScratchDatabase(): Promise<TestDatabase> {
+  if (testEnv.engine === 'mysql') return createMysqlDatabase('_scratch');
+  const db = createDb('sqlite::memory:');
+  return { db, url: 'sqlite::memory:', close: () => db.destroy() };
 }

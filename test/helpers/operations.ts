@@ -1,0 +1,33 @@
+/** The document's operations as the sweeps use them: concrete paths and example bodies. */
+import { listOperations, readDocument, type ContractOperation } from '../../src/platform/openapi/document.js';
+import { NOT_IMPLEMENTED } from '../../src/not-implemented.js';
+
+export const operations: readonly ContractOperation[] = listOperations(readDocument());
+
+export function implemented(op: ContractOperation): boolean {
+  return !NOT_IMPLEMENTED.includes(op.operationId);
+}
+
+export function pathParams(op: ContractOperation): string[] {
+  return [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+}
+
+/** The operation's path with its parameters filled in (every parameter 1 unless given). */
+export function concretePath(op: ContractOperation, params: Record<string, string | number> = {}): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? 1)));
+}
+
+/** The example request body the document gives, if the operation takes a body. */
+export function exampleBody(op: ContractOperation): unknown {
+  const body = (op.raw as { requestBody?: { content?: Record<string, { example?: unknown; schema?: { $ref?: string } }> } }).requestBody;
+  const media = body?.content?.['application/json'];
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const ref = media.schema?.$ref?.replace('#/components/schemas/', '');
+  const schema = ref ? (readDocument().components as { schemas: Record<string, { example?: unknown }> }).schemas[ref] : undefined;
+  return schema?.example ?? {};
+}
+
+export function usesBearerToken(op: ContractOperation): boolean {
+  return op.security.some((alternative) => alternative.includes('bearerAuth'));
+}

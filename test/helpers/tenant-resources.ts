@@ -1,0 +1,28 @@
+/**
+ * For every operation with a path parameter: how to find a resource the caller must not see.
+ * `otherProvider`: a resource of another provider's world; `siblingClient`: a resource of the
+ * other client of the caller's own provider (when the resource belongs to a client). The
+ * cross-tenant sweep fails for an implemented operation without an entry here.
+ */
+import type { World } from './factories.js';
+
+type Params = Record<string, number | string>;
+
+export interface TenantResource {
+  otherProvider: (other: World) => Params;
+  siblingClient?: (own: World) => Params;
+}
+
+export const tenantResources: Record<string, TenantResource> = {
+  '/api/clients/{id}': {
+    otherProvider: (other) => ({ id: other.client.id }),
+    siblingClient: (own) => ({ id: own.otherClient.id }),
+  },
+  '/api/partners/{id}': {
+    otherProvider: (other) => ({ id: other.partners.supplier }),
+    siblingClient: (own) => ({ id: own.partners.otherClientSupplier }),
+  },
+  '/api/warehouses/{warehouseId}': {
+    otherProvider: (other) => ({ warehouseId: other.warehouses[0]! }),
+  },
+};
