@@ -40,6 +40,11 @@ describe('Catalogue', () => {
     }
   });
 
+  it('When an operation needs a module or a role, Then it takes X-Company-Id (the tenancy step checks both against that scope)', () => {
+    const unscoped = operations.filter((op) => (op.module !== 'none' || op.role !== 'none') && op.companyHeader === 'absent');
+    expect(unscoped.map((op) => op.operationId)).to.deep.equal([]);
+  });
+
   it('When the module catalogue is compared with the document, Then ModuleSlug lists exactly its modules', () => {
     const schemas = (readDocument().components as { schemas: Record<string, { enum?: string[] }> }).schemas;
     expect(schemas.ModuleSlug!.enum).to.deep.equal(MODULES.map((m) => m.slug));

@@ -840,7 +840,7 @@ export interface paths {
         };
         /**
          * List the articles of a client company
-         * @description Up to `limit` articles of the client company, by id.
+         * @description Up to `limit` articles of the client company in the path, by id; 404 for an unknown client, 403 when its articles module is off.
          */
         get: operations["listMdmClientArticles"];
         put?: never;
@@ -4243,7 +4243,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthenticatedRateLimited"];
-            403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];

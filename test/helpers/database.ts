@@ -62,8 +62,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /** An empty database of the run's engine, for tests that migrate it themselves. */
+let scratchCount = 0;
+
 export async function createScratchDatabase(): Promise<TestDatabase> {
-  if (testEnv.engine === 'mysql') return createMysqlDatabase('_scratch');
+  if (testEnv.engine === 'mysql') return createMysqlDatabase(`_scratch${++scratchCount}`);
   const db = createDb('sqlite::memory:');
   return { db, url: 'sqlite::memory:', close: () => db.destroy() };
 }
