@@ -20,13 +20,30 @@ export function toApiTime(value: string | Date): string {
   return `${match[1]}T${match[2]}.${(match[3] ?? '').padEnd(6, '0')}Z`;
 }
 
-/** An ISO 8601 time from a client (any offset) as stored, in UTC. */
+const CLIENT_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * An RFC 3339 / ISO 8601 time from a client (offset Z, +02, +0200 or +02:00) as stored, in UTC,
+ * keeping microseconds. A leap second (:60) counts as the last microsecond of its minute.
+ */
 export function fromApiTime(value: string): string {
-  const parsed = new Date(value);
-  if (Number.isNaN(parsed.getTime())) throw new Error(`Not a date-time: ${value}`);
-  const fraction = /\.(\d{1,6})/.exec(value)?.[1] ?? '';
-  const iso = parsed.toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${fraction.padEnd(6, '0')}`;
+  const m = CLIENT_TIME.exec(value.trim());
+  if (!m) throw new Error(`Not a date-time: ${value}`);
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [fraction = '', , sign, offsetHours = '0', offsetMinutes = '0'] = m.slice(7);
+  const valid =
+    month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour <= 23 && minute <= 59 && second <= 60 &&
+    Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59;
+  if (!valid) throw new Error(`Not a date-time: ${value}`);
+  const leap = second === 60;
+  const offsetMs = sign ? (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) * 60_000 : 0;
+  const iso = new Date(Date.UTC(year, month - 1, day, hour, minute, leap ? 59 : second) - offsetMs).toISOString();
+  const micros = leap ? '999999' : fraction.slice(0, 6).padEnd(6, '0');
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${micros}`;
 }
 
 export function epochMs(value: string): number {

@@ -10,6 +10,11 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tpl_' });
+  // Gauges named *_total break Prometheus' naming rules (promtool check metrics); each is the
+  // sum of a labelled gauge that stays (tpl_nodejs_active_handles, ...).
+  for (const name of ['tpl_nodejs_active_handles_total', 'tpl_nodejs_active_requests_total', 'tpl_nodejs_active_resources_total']) {
+    registry.removeSingleMetric(name);
+  }
   const duration = new Histogram({
     name: 'tpl_http_request_duration_seconds',
     help: 'Duration of HTTP requests by operation and status.',

@@ -11,6 +11,16 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
+function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'redis://…';
+  }
+}
+
 export async function connectRedis(url: string, logger: Logger): Promise<RedisConnection> {
   const client = createClient({
     url,
@@ -25,7 +35,14 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisCo
   client.on('ready', () => {
     lastError = '';
   });
-  await client.connect().catch((error: unknown) => logger.warn({ err: error }, 'redis is not reachable at start-up'));
+  // connect() keeps retrying until Redis answers; wait for it at most briefly, so that a Redis
+  // that is down delays nothing (commands fail at once until it is back).
+  const connected = client.connect().then(
+    () => true,
+    () => false,
+  );
+  const ready = await Promise.race([connected, new Promise<false>((resolve) => setTimeout(() => resolve(false), 2000).unref())]);
+  if (!ready) logger.warn({ url: redactedUrl(url) }, 'redis is not reachable at start-up; continuing without it until it is');
   return {
     sendCommand: (args) => client.sendCommand(args),
     async ping(timeoutMs = 1000) {
@@ -34,7 +51,8 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisCo
       return Promise.race([client.ping().then((reply) => reply === 'PONG'), timeout]).catch(() => false);
     },
     async close() {
-      if (client.isOpen) await client.close();
+      if (client.isOpen) await client.close().catch(() => client.destroy());
+      else client.destroy();
     },
   };
 }

@@ -10,9 +10,10 @@ export interface Page<T> {
 /** `url` is the request's path and query as sent; `appUrl` the configured application URL. */
 export function pageEnvelope<T>(appUrl: string, url: string, request: PageRequest, data: T[], total: number): Page<T> {
   const parsed = new URL(url, 'http://placeholder');
+  const pathname = parsed.pathname.length > 1 ? parsed.pathname.replace(/\/+$/, '') : parsed.pathname;
   const link = (page: number): string => {
     parsed.searchParams.set('page', String(page));
-    return `${appUrl}${parsed.pathname}?${parsed.searchParams.toString()}`;
+    return `${appUrl}${pathname}?${parsed.searchParams.toString()}`;
   };
   const meta = pageMeta(request, total, data.length);
   return {
@@ -23,7 +24,7 @@ export function pageEnvelope<T>(appUrl: string, url: string, request: PageReques
       prev: request.page > 1 ? link(request.page - 1) : null,
       next: request.page < meta.last_page ? link(request.page + 1) : null,
     },
-    meta: { ...meta, path: `${appUrl}${parsed.pathname}` },
+    meta: { ...meta, path: `${appUrl}${pathname}` },
   };
 }
 

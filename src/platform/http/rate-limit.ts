@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type { IncrementResponse } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { TooManyRequestsError } from '../errors.js';
 
@@ -22,6 +23,39 @@ export interface RateLimitOptions {
 }
 
 const WINDOW_MS = 60_000;
+
+/**
+ * rate-limit-redis's store keeps a failed script load forever (say Redis was down when the app
+ * started), and every count then fails. This one loads the scripts again after a failure, so
+ * counting resumes once Redis is back.
+ */
+class ReloadingRedisStore extends RedisStore {
+  private scriptsFailed = false;
+
+  override async init(options: Parameters<RedisStore['init']>[0]): Promise<void> {
+    try {
+      await super.init(options);
+    } catch (error) {
+      this.scriptsFailed = true;
+      throw error;
+    }
+  }
+
+  override async increment(key: string): Promise<IncrementResponse> {
+    if (this.scriptsFailed) {
+      this.scriptsFailed = false;
+      this.incrementScriptSha = this.loadIncrementScript();
+      this.getScriptSha = this.loadGetScript();
+      this.getScriptSha.catch(() => undefined);
+    }
+    try {
+      return await super.increment(key);
+    } catch (error) {
+      this.scriptsFailed = true;
+      throw error;
+    }
+  }
+}
 
 function clientAddress(req: Request): string {
   return ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
@@ -41,7 +75,7 @@ function loginEmail(req: Request): string {
 export function rateLimits(options: RateLimitOptions): RequestHandler {
   const store = (name: string): Store | undefined =>
     options.redisCommand
-      ? new RedisStore({
+      ? new ReloadingRedisStore({
           sendCommand: (...args: string[]) => options.redisCommand!(args),
           prefix: `${options.redisPrefix ?? 'tpl'}:rl:${name}:`,
         })

@@ -72,7 +72,8 @@ function sentence(field: string, keyword: string, message: string): string {
       if (message.includes('"date-time"')) return `The ${field} field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.`;
       return `The ${field} field ${message}.`;
     default:
-      return /^(Unknown|Empty)/.test(message) ? `${message}.` : `The ${field} field ${reword(message)}.`;
+      // ajv's phrases ("must be integer") name no subject; the validator's own messages are sentences.
+      return message.startsWith('must ') ? `The ${field} field ${reword(message)}.` : `${message.replace(/\.+$/, '')}.`;
   }
 }
 
@@ -84,7 +85,7 @@ export function toFieldErrors(items: readonly ValidatorErrorItem[], parameters: 
     const entry = byField.get(field) ?? { anyOf: false, messages: [] };
     byField.set(field, entry);
     if (entry.anyOf) continue;
-    const message = sentence(field, keyword, item.message ?? 'is invalid');
+    const message = item.message ? sentence(field, keyword, item.message) : `The ${field} field is invalid.`;
     if (keyword === 'anyOf' || keyword === 'oneOf') {
       // The alternatives' own complaints ("must be number", "must be string") say less than this.
       entry.anyOf = true;

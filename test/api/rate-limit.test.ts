@@ -1,0 +1,227 @@
+import { expect } from 'chai';
+import { connect } from 'node:net';
+import { pino } from 'pino';
+import type { Response } from 'supertest';
+import type { AppDeps } from '../../src/platform/app-deps.js';
+import { buildApp, testConfig, type Harness } from '../helpers/harness.js';
+import { api } from '../helpers/api.js';
+import { closedPort } from '../helpers/net.js';
+import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
+import { testEnv } from '../helpers/test-env.js';
+import { connectRedis, type RedisConnection } from '../../src/platform/redis.js';
+
+const LIMITS = { RATE_LIMIT_AUTH_PER_MINUTE: '3', RATE_LIMIT_DATA_PER_MINUTE: '5' };
+const silent = pino({ level: 'silent' });
+
+function limitedApp(deps: Partial<AppDeps> = {}, overrides: Record<string, string> = {}): Promise<Harness> {
+  return buildApp({ config: testConfig({ ...LIMITS, ...overrides }), deps });
+}
+
+/** The draft-6 RateLimit-* headers of a limited response; answers RateLimit-Remaining. */
+function limitHeaders(res: Response, limit: number): number {
+  expect(res.headers['ratelimit-limit'], 'RateLimit-Limit').to.equal(String(limit));
+  expect(res.headers['ratelimit-remaining'], 'RateLimit-Remaining').to.match(/^\d+$/);
+  expect(res.headers['ratelimit-reset'], 'RateLimit-Reset').to.match(/^\d+$/);
+  expect(Number(res.headers['ratelimit-reset'])).to.be.within(1, 60);
+  return Number(res.headers['ratelimit-remaining']);
+}
+
+/** A 429 as the contract has it: Retry-After in whole seconds, the same number in the message. */
+function tooMany(res: Response, limit: number): void {
+  expect(res.status).to.equal(429);
+  const retry = res.headers['retry-after'];
+  expect(retry, 'Retry-After').to.match(/^[1-9]\d*$/);
+  expect(Number(retry)).to.be.at.most(60);
+  const seconds = /^Too many requests\. Try again in (\d+) seconds\.$/.exec(res.body.message)?.[1];
+  expect(res.body, 'body').to.have.all.keys('message');
+  expect(Number(seconds), res.body.message).to.be.within(Number(retry) - 1, Number(retry));
+  expect(limitHeaders(res, limit)).to.equal(0);
+}
+
+const login = (h: Harness, email: string, password = 'wrong-password') => api(h.app).post('/api/auth/token').send({ email, password });
+
+describe('Rate limit of POST /api/auth/token (x-rate-limit auth)', () => {
+  let h: Harness;
+
+  before(async () => {
+    h = await limitedApp();
+  });
+
+  it('When one email is tried 4 times from one address, Then the 4th answers 429 with Retry-After, even with the right password', async () => {
+    const user = await createUser(h.db);
+    const remaining = [];
+    for (let i = 0; i < 3; i++) remaining.push(limitHeaders(await login(h, user.email).expect(422), 3));
+    expect(remaining).to.deep.equal([2, 1, 0]);
+    tooMany(await login(h, user.email, TEST_PASSWORD), 3);
+  });
+
+  it('When one email is exhausted, Then another email from the same address still logs in', async () => {
+    const [user, other] = [await createUser(h.db), await createUser(h.db)];
+    for (let i = 0; i < 4; i++) await login(h, user.email);
+    tooMany(await login(h, user.email), 3);
+    const res = await login(h, other.email, TEST_PASSWORD).expect(200);
+    expect(limitHeaders(res, 3)).to.equal(2);
+    expect(res.body.user.email).to.equal(other.email);
+  });
+
+  it('When the email differs only in case, Then the attempts count against the same email', async () => {
+    const user = await createUser(h.db);
+    for (const email of [user.email, user.email.toUpperCase(), user.email.replace(/^u/, 'U')]) await login(h, email).expect(422);
+    tooMany(await login(h, user.email.toUpperCase(), TEST_PASSWORD), 3);
+  });
+
+  it('When the same email comes from another client address (behind a trusted proxy), Then it is counted apart', async () => {
+    const proxied = await limitedApp({}, { TRUST_PROXY: 'true' });
+    const user = await createUser(proxied.db);
+    const from = (address: string, password?: string) => login(proxied, user.email, password).set('X-Forwarded-For', address);
+    for (let i = 0; i < 3; i++) await from('203.0.113.7').expect(422);
+    tooMany(await from('203.0.113.7'), 3);
+    expect(limitHeaders(await from('198.51.100.9', TEST_PASSWORD).expect(200), 3)).to.equal(2);
+  });
+
+  it('When the login succeeds or fails validation, Then the response still carries the RateLimit headers', async () => {
+    const user = await createUser(h.db);
+    expect(limitHeaders(await login(h, user.email, TEST_PASSWORD).expect(200), 3)).to.equal(2);
+    const invalid = await api(h.app).post('/api/auth/token').send({ email: 'not-an-email' }).expect(422);
+    expect(invalid.body.errors).to.have.property('password');
+    expect(limitHeaders(invalid, 3)).to.equal(2);
+  });
+});
+
+describe('Rate limit of data routes (x-rate-limit data)', () => {
+  let h: Harness;
+
+  before(async () => {
+    h = await limitedApp();
+  });
+
+  it('When one token makes 6 requests, Then RateLimit-Remaining counts 4 to 0 and the 6th answers 429; another user is not limited', async () => {
+    const [user, other] = [await createUser(h.db, { superAdmin: true }), await createUser(h.db, { superAdmin: true })];
+    const remaining = [];
+    for (let i = 0; i < 5; i++) remaining.push(limitHeaders(await api(h.app, { token: user.token }).get('/api/companies').expect(200), 5));
+    expect(remaining).to.deep.equal([4, 3, 2, 1, 0]);
+    tooMany(await api(h.app, { token: user.token }).get('/api/companies'), 5);
+    tooMany(await api(h.app, { token: user.token }).get('/api/clients'), 5);
+    const res = await api(h.app, { token: other.token }).get('/api/companies').expect(200);
+    expect(limitHeaders(res, 5)).to.equal(4);
+  });
+
+  it('When a data request is refused with 401, Then it carries the RateLimit headers too', async () => {
+    const res = await api(h.app, { token: 'not-a-real-token' }).get('/api/companies').expect(401);
+    expect(limitHeaders(res, 5)).to.equal(4);
+  });
+});
+
+describe('Operations with x-rate-limit none', () => {
+  it('When GET /health is called far beyond both limits, even with an exhausted token, Then it always answers 200 without RateLimit headers', async () => {
+    const h = await limitedApp();
+    const user = await createUser(h.db, { superAdmin: true });
+    for (let i = 0; i < 6; i++) await api(h.app, { token: user.token }).get('/api/companies');
+    for (let i = 0; i < 12; i++) {
+      const res = await api(h.app, { token: user.token }).get(i % 2 ? '/health' : '/up').expect(200);
+      expect(Object.keys(res.headers).filter((k) => k.startsWith('ratelimit') || k === 'retry-after')).to.deep.equal([]);
+    }
+  });
+});
+
+/** Whether a Redis answers PING at url (raw RESP, so a dead Redis cannot stall the probe). */
+function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port || 6379), hostname);
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+describe('Rate limits in Redis (REDIS_URL)', () => {
+  const connections: RedisConnection[] = [];
+  let a: Harness;
+  let b: Harness;
+
+  before(async function () {
+    if (!(await redisAnswers(testEnv.redisUrl))) {
+      if (testEnv.ci) throw new Error(`Redis is not reachable at ${testEnv.redisUrl} (required under CI=true)`);
+      console.warn(`    Redis is not reachable at ${testEnv.redisUrl}: the Redis rate-limit tests are skipped`);
+      this.skip();
+    }
+    for (let i = 0; i < 2; i++) connections.push(await connectRedis(testEnv.redisUrl, silent));
+    a = await limitedApp({ redis: connections[0] }, { REDIS_URL: testEnv.redisUrl });
+    b = await limitedApp({ redis: connections[1] }, { REDIS_URL: testEnv.redisUrl });
+  });
+
+  after(async () => {
+    await Promise.all(connections.map((c) => c.close()));
+  });
+
+  it('When data requests with one token are split across two instances, Then they share one count and both answer 429', async () => {
+    const user = await createUser(a.db, { superAdmin: true });
+    const remaining = [];
+    for (let i = 0; i < 5; i++) remaining.push(limitHeaders(await api(i % 2 ? b.app : a.app, { token: user.token }).get('/api/companies').expect(200), 5));
+    expect(remaining).to.deep.equal([4, 3, 2, 1, 0]);
+    tooMany(await api(b.app, { token: user.token }).get('/api/companies'), 5);
+    tooMany(await api(a.app, { token: user.token }).get('/api/companies'), 5);
+  });
+
+  it('When logins of one email are split across two instances, Then the 4th answers 429 on either', async () => {
+    const user = await createUser(a.db);
+    await login(a, user.email).expect(422);
+    await login(b, user.email).expect(422);
+    await login(a, user.email).expect(422);
+    tooMany(await login(b, user.email, TEST_PASSWORD), 3);
+    tooMany(await login(a, user.email, TEST_PASSWORD), 3);
+  });
+
+  it('When Redis was down as the app started and then answers, Then the data limit applies again', async () => {
+    let down = true;
+    const real = connections[0]!;
+    const flaky: RedisConnection = {
+      sendCommand: (args) => (down ? Promise.reject(new Error('The client is offline')) : real.sendCommand(args)),
+      ping: async () => !down && real.ping(),
+      close: async () => undefined,
+    };
+    const h = await limitedApp({ redis: flaky }, { REDIS_URL: testEnv.redisUrl });
+    const user = await createUser(h.db, { superAdmin: true });
+    for (let i = 0; i < 6; i++) await api(h.app, { token: user.token }).get('/api/companies').expect(200);
+    down = false;
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await api(h.app, { token: user.token }).get('/api/companies')).status);
+    expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+
+
+describe('Rate limits with REDIS_URL set and Redis down', () => {
+  let pending: Promise<RedisConnection> | undefined;
+
+  after(async () => {
+    await (await pending)?.close();
+  });
+
+  it('When REDIS_URL points at a port where no Redis listens, Then data requests beyond the limit still answer 200 (fail open), promptly', async () => {
+    const url = `redis://127.0.0.1:${await closedPort()}`;
+    pending = connectRedis(url, silent);
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`connectRedis(${url}) did not resolve within 5 s: with Redis down the app cannot even be built`)), 5000).unref(),
+    );
+    const h = await limitedApp({ redis: await Promise.race([pending, timeout]) }, { REDIS_URL: url });
+    const user = await createUser(h.db, { superAdmin: true });
+    for (let i = 0; i < 8; i++) await api(h.app, { token: user.token }).get('/api/companies').timeout(3000).expect(200);
+  });
+
+  it('When every command to the Redis store fails, Then data requests and logins beyond the limits still answer (fail open)', async () => {
+    const redis: RedisConnection = { sendCommand: () => Promise.reject(new Error('The client is offline')), ping: async () => false, close: async () => undefined };
+    const h = await limitedApp({ redis });
+    const user = await createUser(h.db, { superAdmin: true });
+    for (let i = 0; i < 8; i++) await api(h.app, { token: user.token }).get('/api/companies').timeout(3000).expect(200);
+    for (let i = 0; i < 5; i++) await login(h, user.email).timeout(3000).expect(422);
+    await login(h, user.email, TEST_PASSWORD).timeout(3000).expect(200);
+  });
+});

@@ -1,0 +1,141 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig, type Config } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('When nothing is set, Then every value has its documented default', () => {
+    const expected: Config = {
+      appName: '3PL Integration API',
+      appEnv: 'local',
+      production: false,
+      host: '0.0.0.0',
+      port: 3000,
+      appUrl: 'http://localhost:3000',
+      databaseUrl: 'sqlite:./data/dev.sqlite',
+      redisUrl: undefined,
+      etsmToken: undefined,
+      mdmToken: undefined,
+      anafEnabled: false,
+      logLevel: 'info',
+      worker: 'in-process',
+      rateLimitAuthPerMinute: 10,
+      rateLimitDataPerMinute: 60,
+      storagePath: './storage',
+      heartbeatStaleMinutes: 5,
+      trustProxy: false,
+    };
+    expect(loadConfig({})).to.deep.equal(expected);
+  });
+
+  it('When a variable is set to the empty string, Then its default applies', () => {
+    const config = loadConfig({ PORT: '', LOG_LEVEL: '', REDIS_URL: '', ANAF_ENABLED: '', DATABASE_URL: '', APP_URL: '' });
+    expect(config).to.include({ port: 3000, logLevel: 'info', redisUrl: undefined, anafEnabled: false, appUrl: 'http://localhost:3000' });
+    expect(config.databaseUrl).to.equal('sqlite:./data/dev.sqlite');
+  });
+
+  it('When values are set, Then they are parsed', () => {
+    const config = loadConfig({
+      APP_ENV: 'production',
+      PORT: '8080',
+      DATABASE_URL: 'mysql://user:pass@db:3306/tpl',
+      REDIS_URL: 'redis://cache:6379',
+      ETSM_TOKEN: 'etsm',
+      MDM_TOKEN: 'mdm',
+      ANAF_ENABLED: 'YES',
+      LOG_LEVEL: 'debug',
+      WORKER: 'off',
+      RATE_LIMIT_AUTH_PER_MINUTE: '5',
+      RATE_LIMIT_DATA_PER_MINUTE: '600',
+      HEARTBEAT_STALE_MINUTES: '10080',
+      TRUST_PROXY: '2',
+    });
+    expect(config).to.include({
+      appEnv: 'production',
+      production: true,
+      port: 8080,
+      appUrl: 'http://localhost:8080',
+      databaseUrl: 'mysql://user:pass@db:3306/tpl',
+      redisUrl: 'redis://cache:6379',
+      etsmToken: 'etsm',
+      mdmToken: 'mdm',
+      anafEnabled: true,
+      logLevel: 'debug',
+      worker: 'off',
+      rateLimitAuthPerMinute: 5,
+      rateLimitDataPerMinute: 600,
+      heartbeatStaleMinutes: 10080,
+      trustProxy: 2,
+    });
+  });
+
+  it('When only NODE_ENV is set, Then it is the app env; APP_ENV wins over it', () => {
+    expect(loadConfig({ NODE_ENV: 'production' })).to.include({ appEnv: 'production', production: true });
+    expect(loadConfig({ NODE_ENV: 'production', APP_ENV: 'staging' })).to.include({ appEnv: 'staging', production: false });
+  });
+
+  it('When booleans are spelled true/1/yes or false/0/no in any case, Then they are read', () => {
+    for (const raw of ['true', '1', 'yes', 'TRUE', 'Yes']) expect(loadConfig({ ANAF_ENABLED: raw }).anafEnabled, raw).to.equal(true);
+    for (const raw of ['false', '0', 'no', 'FALSE', 'No']) expect(loadConfig({ ANAF_ENABLED: raw }).anafEnabled, raw).to.equal(false);
+  });
+
+  it('When TRUST_PROXY is true, false, a number or a list, Then it is passed on as Express reads it', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).to.equal(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).to.equal(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).to.equal(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).to.equal('loopback, 10.0.0.0/8');
+  });
+
+  it('When APP_URL ends in slashes, Then they are removed', () => {
+    expect(loadConfig({ APP_URL: 'https://api.example.com/' }).appUrl).to.equal('https://api.example.com');
+    expect(loadConfig({ APP_URL: 'https://api.example.com/v1///' }).appUrl).to.equal('https://api.example.com/v1');
+  });
+
+  it('When the DATABASE_URL is sqlite::memory:, Then it is accepted', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).databaseUrl).to.equal('sqlite::memory:');
+  });
+
+  describe('bad values', () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ['PORT', 'abc', /^PORT must be a whole number from 0 to 65535 \(got "abc"\)$/],
+      ['PORT', '70000', /^PORT must be a whole number from 0 to 65535 \(got "70000"\)$/],
+      ['PORT', '-1', /^PORT must be a whole number/],
+      ['PORT', '80.5', /^PORT must be a whole number/],
+      ['DATABASE_URL', 'postgres://x', /^DATABASE_URL must be sqlite:<path>, sqlite::memory: or mysql:\/\/.+ \(got "postgres:\/\/x"\)$/],
+      ['DATABASE_URL', 'sqlite:', /^DATABASE_URL must be/],
+      ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)$/],
+      ['WORKER', 'maybe', /^WORKER must be one of in-process, off \(got "maybe"\)$/],
+      ['ANAF_ENABLED', 'perhaps', /^ANAF_ENABLED must be true or false \(got "perhaps"\)$/],
+      ['APP_URL', 'ftp://x', /^APP_URL must be an http\(s\) URL \(got "ftp:\/\/x"\)$/],
+      ['APP_URL', 'localhost:3000', /^APP_URL must be an http\(s\) URL/],
+      ['RATE_LIMIT_AUTH_PER_MINUTE', '0', /^RATE_LIMIT_AUTH_PER_MINUTE must be a whole number from 1 to 10000000 \(got "0"\)$/],
+      ['RATE_LIMIT_DATA_PER_MINUTE', 'lots', /^RATE_LIMIT_DATA_PER_MINUTE must be a whole number/],
+      ['HEARTBEAT_STALE_MINUTES', '10081', /^HEARTBEAT_STALE_MINUTES must be a whole number from 1 to 10080/],
+    ];
+    for (const [variable, value, message] of cases) {
+      it(`When ${variable}=${value}, Then it throws a ConfigError naming ${variable}`, () => {
+        let thrown: unknown;
+        try {
+          loadConfig({ [variable]: value });
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).to.be.instanceOf(ConfigError);
+        expect((thrown as Error).message).to.match(message);
+        expect((thrown as Error).message).not.to.include('\n');
+      });
+    }
+  });
+
+  it('When the configuration is loaded, Then it is frozen', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).to.equal(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).to.throw(TypeError);
+    expect(config.port).to.equal(3000);
+  });
+
+  it('When loadConfig is called twice, Then each call reads the environment it is given', () => {
+    expect(loadConfig({ PORT: '1234' }).port).to.equal(1234);
+    expect(loadConfig({}).port).to.equal(3000);
+  });
+});
