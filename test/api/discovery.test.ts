@@ -53,5 +53,10 @@ describe('GET /docs', () => {
     expect(res.text).to.include('"operationId":"createReception"');
     expect(res.text).not.to.match(/<script[^>]+src=/i);
     expect(res.text).not.to.match(/<link[^>]+href=["']?https?:/i);
+    expect(res.text, 'the attribution logo of the Redoc CDN').not.to.include('cdn.redoc.ly/redoc/logo-mini.svg');
+    const csp = res.headers['content-security-policy'];
+    expect(csp).to.include("default-src 'none'");
+    expect(csp).to.include("img-src 'self' data:");
+    expect(csp).not.to.match(/https?:/);
   });
 });

@@ -2,7 +2,7 @@
 import type { HandlerMap } from '../../platform/openapi/handler-types.js';
 import { readDocument } from '../../platform/openapi/document.js';
 import { apiIndex } from './discovery.service.js';
-import { docsPage } from './docs-page.js';
+import { DOCS_CONTENT_SECURITY_POLICY, docsPage } from './docs-page.js';
 
 export const discoveryHandlers = {
   getApiIndex: async ({ deps }) => ({ status: 200, body: apiIndex(deps.config.appUrl) }),
@@ -12,5 +12,10 @@ export const discoveryHandlers = {
     body: readDocument() as unknown as { openapi: string; info: Record<string, never>; paths: Record<string, never> },
   }),
 
-  getDocs: async () => ({ status: 200, body: docsPage(), contentType: 'text/html' }),
+  getDocs: async () => ({
+    status: 200,
+    body: docsPage(),
+    contentType: 'text/html',
+    headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY },
+  }),
 } satisfies HandlerMap;

@@ -7,16 +7,37 @@ import { createRequire } from 'node:module';
 import { readDocument } from '../../platform/openapi/document.js';
 
 let page: string | undefined;
+const REDOC_REMOTE_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
 /** JSON or script text that is safe inside a <script> element. */
 function scriptSafe(text: string): string {
   return text.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+/**
+ * The page may load nothing from anywhere (its scripts and styles are inline; Redoc's search runs
+ * in a blob: worker): even the attribution logo Redoc links from its CDN stays unloaded.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'unsafe-inline'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  'worker-src blob:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export function docsPage(): string {
   if (page) return page;
   const require = createRequire(import.meta.url);
-  const redoc = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').replace(/<\/script/gi, '<\\/script');
+  const redoc = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8')
+    .replace(/<\/script/gi, '<\\/script')
+    // The attribution logo is the bundle's one remote resource; an empty image keeps the page offline.
+    .replace(REDOC_REMOTE_LOGO, 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E');
   const document = readDocument();
   page = `<!DOCTYPE html>
 <html lang="en">
@@ -24,6 +45,7 @@ export function docsPage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${document.info.title} ${document.info.version}</title>
+<link rel="icon" href="data:,">
 <style>body { margin: 0; padding: 0; }</style>
 </head>
 <body>
