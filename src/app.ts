@@ -14,6 +14,7 @@ import { authenticate } from './platform/http/authenticate.js';
 import { tenancy } from './platform/http/tenancy.js';
 import { requestValidation } from './platform/http/validation.js';
 import { dispatch } from './platform/http/dispatch.js';
+import { idempotency } from './platform/idempotency/idempotency.js';
 import { errorHandler } from './platform/http/error-handler.js';
 import { handlers } from './handlers.js';
 import { NOT_IMPLEMENTED } from './not-implemented.js';
@@ -49,6 +50,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(authenticate({ db: deps.db, config: deps.config, verifyBearer: verifyBearerToken })); // 5. security
   app.use(tenancy({ db: deps.db, resolveAccess })); // 6. X-Company-Id, x-module, x-role
   app.use(requestValidation(contract.document)); // 7. the document's schemas; 422
+  app.use(idempotency({ db: deps.db })); // 8. Idempotency-Key on x-idempotent operations
   app.use(dispatch(contract, deps)); // 9. operationId -> handler
   app.use(errorHandler(deps.logger)); // 10. the contract's error body
 

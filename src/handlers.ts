@@ -4,9 +4,11 @@
  * operation with neither a handler here nor an entry in not-implemented.ts.
  */
 import type { HandlerMap } from './platform/openapi/handler-types.js';
+import { articleHandlers } from './components/articles/articles.handlers.js';
 import { authHandlers } from './components/auth/auth.handlers.js';
 import { discoveryHandlers } from './components/discovery/discovery.handlers.js';
 import { healthHandlers } from './components/health/health.handlers.js';
+import { mdmHandlers } from './components/integrations/mdm.handlers.js';
 import { referenceHandlers } from './components/reference/reference.handlers.js';
 
 export const handlers: HandlerMap = {
@@ -14,4 +16,6 @@ export const handlers: HandlerMap = {
   ...healthHandlers,
   ...authHandlers,
   ...referenceHandlers,
+  ...articleHandlers,
+  ...mdmHandlers,
 };

@@ -11,6 +11,7 @@ import { createLogger } from './platform/logger.js';
 import { createMetrics } from './platform/metrics.js';
 import { connectRedis } from './platform/redis.js';
 import { startScheduler } from './scheduler.js';
+import { pruneIdempotencyKeys } from './platform/idempotency/idempotency.js';
 import { migrateLatest } from '../db/migrations/index.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   if (engineOf(db) === 'sqlite') await migrateLatest(db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis });
-  const scheduler = startScheduler(db, logger);
+  const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys]);
 
   const server: Server = express.listen(config.port, config.host, () => {
     const address = server.address();

@@ -6,17 +6,7 @@
 import type { OperationId } from './platform/openapi/document.js';
 
 export const NOT_IMPLEMENTED: readonly OperationId[] = [
-  // Articles, the master-data integration and GraphQL
-  'listArticles',
-  'createArticle',
-  'syncArticles',
-  'getArticle',
-  'updateArticle',
-  'patchArticleByCode',
-  'pingMdm',
-  'getMdmSyncFields',
-  'listMdmClientArticles',
-  'patchMdmArticleByCode',
+  // GraphQL
   'postGraphql',
   'getGraphql',
   // Inbound and stock

@@ -63,6 +63,11 @@ describe('Demo data', () => {
     expect(all.body.meta.total).to.equal(3);
   });
 
+  it('When Acme lists its articles, Then it sees its four and none of Globex', async () => {
+    const res = await as('acme.viewer@demo.test').get('/api/articles').expect(200);
+    expect(res.body.data.map((a: { article_code: string }) => a.article_code).sort()).to.deep.equal(['ACME-CHS-KG', 'ACME-FLR-1KG', 'ACME-OIL-5L', 'ACME-TOM-400']);
+  });
+
   it('When the unit catalogue is read, Then BUC, CUT and PAL are whole-number units and KG and L are not', async () => {
     const units = await scratch.db('units').select('code', 'integer_only').orderBy('code');
     expect(units.map((u) => [u.code, Boolean(u.integer_only)])).to.deep.equal([

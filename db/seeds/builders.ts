@@ -47,3 +47,10 @@ export function insertPartner(
 export function insertUnit(db: Knex, row: { company_id: number; code: string; name: string; integer_only: boolean }): Promise<number> {
   return insertReturningId(db, 'units', { ...row, ...stamps() });
 }
+
+export function insertArticle(
+  db: Knex,
+  row: { company_id: number; article_code: string; description: string; um3pl: string; name?: string | null; barcode?: string | null; integer_only_um3pl_quantity?: boolean },
+): Promise<number> {
+  return insertReturningId(db, 'articles', { name: null, barcode: null, integer_only_um3pl_quantity: false, active: true, ...row, ...stamps() });
+}

@@ -1380,8 +1380,9 @@ export interface components {
             /**
              * @description Alternative names accepted for those fields, alias -> field.
              * @example {
+             *       "title": "name",
              *       "ean": "barcode",
-             *       "um": "um3pl"
+             *       "uom": "um3pl"
              *     }
              */
             aliases: {
@@ -1394,10 +1395,14 @@ export interface components {
             articles: components["schemas"]["Article"][];
         };
         /**
-         * @description The article partial update; each field may also be sent under one of its aliases (see sync-fields).
+         * @description The article partial update. Each field may also be sent under one of the names ERP systems
+         *     use for it (see sync-fields): `title` for `name`, `long_description` for `description`, `ean` or
+         *     `gtin` for `barcode`, `uom` or `unit` for `um3pl`, `is_active` or `enabled` for `active`. A field
+         *     and its alias may both be sent only when they agree. The article code is the path's key.
          * @example {
-         *       "denumire": "Tomato paste",
-         *       "ean": "5941234567890"
+         *       "title": "Tomato paste",
+         *       "ean": "5941234567890",
+         *       "uom": "BUC"
          *     }
          */
         MdmArticlePatch: {
@@ -1411,16 +1416,22 @@ export interface components {
             um3pl?: string;
             /** @example true */
             active?: boolean;
-            /** @description Alias of `description`. */
-            descriere?: string;
             /** @description Alias of `name`. */
-            denumire?: string | null;
+            title?: string | null;
+            /** @description Alias of `description`. */
+            long_description?: string;
             /** @description Alias of `barcode`. */
             ean?: string | null;
+            /** @description Alias of `barcode`. */
+            gtin?: string | null;
             /** @description Alias of `um3pl`. */
-            um?: string;
+            uom?: string;
+            /** @description Alias of `um3pl`. */
+            unit?: string;
             /** @description Alias of `active`. */
-            activ?: boolean;
+            is_active?: boolean;
+            /** @description Alias of `active`. */
+            enabled?: boolean;
         };
         /**
          * @description `open` and `partially_received` and `received` follow from the receptions; `cancelled` is set by an update while nothing is received.

@@ -58,6 +58,8 @@ export interface World {
   otherClient: { id: number; name: string };
   warehouses: number[];
   partners: { supplier: number; client: number; otherClientSupplier: number };
+  /** One article of each client (whole-number unit BUC). */
+  articles: { client: { id: number; code: string }; otherClient: { id: number; code: string } };
   users: Record<Actor, TestUser>;
   /** An agent acting as `actor`; X-Company-Id defaults to the actor's own company (none for the super-admin). */
   as(actor: Actor, company?: number | null): Api;
@@ -83,6 +85,11 @@ export async function createWorld(app: Express, db: Knex, options: { modulesOff?
     client: await build.insertPartner(db, { company_id: client, type: 'client', name: `Customer ${tag}`, code: `CUS-${tag}` }),
     otherClientSupplier: await build.insertPartner(db, { company_id: otherClient, type: 'supplier', name: `Other supplier ${tag}` }),
   };
+  const article = async (company: number, code: string) => ({
+    id: await build.insertArticle(db, { company_id: company, article_code: code, description: `Article ${code}`, um3pl: 'BUC' }),
+    code,
+  });
+  const articles = { client: await article(client, `ART-A-${tag}`), otherClient: await article(otherClient, `ART-B-${tag}`) };
   const users: Record<Actor, TestUser> = {
     superAdmin: await createUser(db, { superAdmin: true }),
     providerAdmin: await createUser(db, { memberships: [[provider, 'admin']] }),
@@ -107,6 +114,7 @@ export async function createWorld(app: Express, db: Knex, options: { modulesOff?
     otherClient: { id: otherClient, name: otherName },
     warehouses,
     partners,
+    articles,
     users,
     as: (actor, company) =>
       api(app, { token: users[actor].token, company: company === null ? undefined : (company ?? homes[actor]) }),

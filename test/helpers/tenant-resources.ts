@@ -11,6 +11,11 @@ type Params = Record<string, number | string>;
 export interface TenantResource {
   otherProvider: (other: World) => Params;
   siblingClient?: (own: World) => Params;
+  /**
+   * False when no caller may see the resource `otherProvider` names (an installation-wide
+   * integration route, where the unseen resource is a company that is not a client).
+   */
+  visibleToItsOwner?: false;
 }
 
 export const tenantResources: Record<string, TenantResource> = {
@@ -21,6 +26,22 @@ export const tenantResources: Record<string, TenantResource> = {
   '/api/partners/{id}': {
     otherProvider: (other) => ({ id: other.partners.supplier }),
     siblingClient: (own) => ({ id: own.partners.otherClientSupplier }),
+  },
+  '/api/articles/{id}': {
+    otherProvider: (other) => ({ id: other.articles.client.id }),
+    siblingClient: (own) => ({ id: own.articles.otherClient.id }),
+  },
+  '/api/articles/by-code/{articleCode}': {
+    otherProvider: (other) => ({ articleCode: other.articles.client.code }),
+    siblingClient: (own) => ({ articleCode: own.articles.otherClient.code }),
+  },
+  '/api/integrations/mdm/articles/by-code/{articleCode}': {
+    otherProvider: (other) => ({ articleCode: other.articles.client.code }),
+    siblingClient: (own) => ({ articleCode: own.articles.otherClient.code }),
+  },
+  '/api/integrations/mdm/clients/{client3plId}/articles': {
+    otherProvider: (other) => ({ client3plId: other.provider.id }),
+    visibleToItsOwner: false,
   },
   '/api/warehouses/{warehouseId}': {
     otherProvider: (other) => ({ warehouseId: other.warehouses[0]! }),

@@ -1,7 +1,7 @@
 /**
  * The demo data of `make run`: provider Demo Logistics with clients Acme Foods and Globex Retail,
- * two warehouses, a unit catalogue, partners, and five users (password `demo-password`). Every
- * module is on, except `returns` for Globex Retail, so a 403 can be seen.
+ * two warehouses, a unit catalogue, partners, a few articles per client, and five users (password
+ * `demo-password`). Every module is on, except `returns` for Globex Retail, so a 403 can be seen.
  */
 import type { Knex } from 'knex';
 import { hashPassword } from '../../../src/components/auth/passwords.js';
@@ -46,6 +46,18 @@ export async function seedDemo(db: Knex): Promise<boolean> {
     await build.insertPartner(tx, { company_id: acme, type: 'client', code: 'CLI-ACME-01', name: 'Mega Market SA', vat_code: 'RO50000005', address: 'Bd. Unirii 1, Bucuresti' });
     await build.insertPartner(tx, { company_id: globex, type: 'supplier', code: 'SUP-GLX-01', name: 'Steel Parts GmbH', email: 'sales@steelparts.example' });
     await build.insertPartner(tx, { company_id: globex, type: 'client', code: 'CLI-GLX-01', name: 'City Stores SRL', address: 'Str. Mare 7, Iasi' });
+
+    for (const [company, code, description, um3pl, integerOnly, barcode] of [
+      [acme, 'ACME-TOM-400', 'Tomato paste 400 g jar', 'BUC', true, '5940000000017'],
+      [acme, 'ACME-FLR-1KG', 'Wheat flour 1 kg bag', 'BUC', true, '5940000000024'],
+      [acme, 'ACME-OIL-5L', 'Sunflower oil 5 L can', 'CUT', true, null],
+      [acme, 'ACME-CHS-KG', 'Cheese, sold by weight', 'KG', false, null],
+      [globex, 'GLX-BOLT-M8', 'Bolt M8 x 40, zinc plated', 'BUC', true, '4000000000011'],
+      [globex, 'GLX-WIRE-KG', 'Steel wire, by weight', 'KG', false, null],
+      [globex, 'GLX-PAL-EUR', 'Euro pallet of mixed parts', 'PAL', true, null],
+    ] as const) {
+      await build.insertArticle(tx, { company_id: company, article_code: code, description, um3pl, integer_only_um3pl_quantity: integerOnly, barcode });
+    }
 
     const user = (name: string, email: string, primary: number | null, superAdmin = false) =>
       build.insertUser(tx, { name, email, password_hash: passwordHash, is_super_admin: superAdmin, primary_company_id: primary });

@@ -64,3 +64,8 @@ export async function resolveAccess(db: Knex, principal: Principal, companyId: n
   if (!company || !role) throw new ForbiddenError(messages.noAccess(target));
   return accessFor(db, company, role);
 }
+
+/** The active modules of a company (for routes that name their company in the path). */
+export async function activeModules(db: Knex, companyId: number): Promise<ReadonlySet<string>> {
+  return new Set(await repository.activeModulesOf(db, companyId));
+}

@@ -105,3 +105,23 @@ export async function findWarehouse(tx: Knex, scope: CompanyScope, id: number): 
   const row = await warehousesQuery(tx, scope).where('id', id).first();
   return row ? toWarehouse(row) : undefined;
 }
+
+export interface UnitRow {
+  code: string;
+  integer_only: boolean;
+}
+
+/** The provider's unit with this code (codes compare case-insensitively on both engines). */
+export async function findUnit(tx: Knex, providerId: number, code: string): Promise<UnitRow | undefined> {
+  const row = await tx('units')
+    .select('code', 'integer_only')
+    .where('company_id', providerId)
+    .whereRaw('upper(code) = ?', [code.toUpperCase()])
+    .first();
+  return row ? { code: row.code, integer_only: Boolean(row.integer_only) } : undefined;
+}
+
+export async function unitCodes(tx: Knex, providerId: number): Promise<string[]> {
+  const rows: Array<{ code: string }> = await tx('units').select('code').where('company_id', providerId).orderBy('code');
+  return rows.map((r) => r.code);
+}

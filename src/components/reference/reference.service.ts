@@ -1,6 +1,7 @@
 /** Reference data: companies, client companies, partners and warehouses, read only. */
 import type { PageRequest } from '../../kernel/paging.js';
-import { NotFoundError } from '../../platform/errors.js';
+import type { Knex } from 'knex';
+import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/db/queries.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
@@ -49,4 +50,14 @@ export async function getWarehouse(ctx: TenantContext, id: number): Promise<Sche
 
 function notFound(message: string): never {
   throw new NotFoundError(message);
+}
+
+export type Unit = repository.UnitRow;
+
+/** The unit of the provider's catalogue with this code, or a 422 on `field` listing the known units. */
+export async function requireUnit(db: Knex, providerId: number, code: string, field: string): Promise<Unit> {
+  const unit = await repository.findUnit(db, providerId, code);
+  if (unit) return unit;
+  const known = await repository.unitCodes(db, providerId);
+  throw InputError.field(field, `The unit ${code} is not in the unit catalogue. Known units: ${known.join(', ') || 'none'}.`);
 }

@@ -14,6 +14,13 @@ export function isUniqueViolation(error: unknown): boolean {
   return e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.errno === 1062;
 }
 
+/** A unique violation of the primary key (an id that is taken). */
+export function isPrimaryKeyViolation(error: unknown): boolean {
+  const e = asDriverError(error);
+  const message = (error as { message?: string } | null)?.message ?? '';
+  return e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || (e.errno === 1062 && /for key '([\w]+\.)?PRIMARY'/.test(message));
+}
+
 export function isForeignKeyViolation(error: unknown): boolean {
   const e = asDriverError(error);
   return e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e.errno === 1451 || e.errno === 1452;

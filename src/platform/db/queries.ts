@@ -17,11 +17,14 @@ export async function paged<Row, T>(query: Knex.QueryBuilder, page: PageRequest,
   return { rows: rows.map(toItem), total: Number(counted?.total ?? 0) };
 }
 
-/** Rows where any of `columns` contains `term` (LIKE wildcards in the term match literally). */
+/**
+ * Rows where any of `columns` contains `term`, ignoring case on both engines (LIKE wildcards in
+ * the term match literally).
+ */
 export function whereContains<T extends Knex.QueryBuilder>(query: T, columns: readonly string[], term: string | undefined): T {
   if (term === undefined || term.trim() === '') return query;
-  const pattern = `%${term.trim().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  const pattern = `%${term.trim().toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
   return query.where((q) => {
-    for (const column of columns) q.orWhereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern]);
+    for (const column of columns) q.orWhereRaw(`LOWER(??) LIKE ? ESCAPE '!'`, [column, pattern]);
   }) as T;
 }

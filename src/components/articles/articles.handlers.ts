@@ -1,0 +1,29 @@
+/** The article routes. */
+import { pageRequestOf } from '../../kernel/paging.js';
+import { pageOf } from '../../platform/http/pagination.js';
+import type { HandlerMap } from '../../platform/openapi/handler-types.js';
+import { tenantContext } from '../../platform/tenant-context.js';
+import * as articles from './articles.service.js';
+
+export const articleHandlers = {
+  listArticles: async (input) => {
+    const page = pageRequestOf(input.query);
+    return { status: 200, body: pageOf(input, page, await articles.listArticles(tenantContext(input), input.query.search, page)) };
+  },
+
+  createArticle: async (input) => ({ status: 201, body: { data: await articles.createArticle(tenantContext(input), input.body) } }),
+
+  syncArticles: async (input) => ({ status: 200, body: await articles.syncArticles(tenantContext(input), input.query) }),
+
+  getArticle: async (input) => ({ status: 200, body: { data: await articles.getArticle(tenantContext(input), input.params.id) } }),
+
+  updateArticle: async (input) => ({
+    status: 200,
+    body: { data: await articles.updateArticle(tenantContext(input), input.params.id, input.body) },
+  }),
+
+  patchArticleByCode: async (input) => ({
+    status: 200,
+    body: { data: await articles.patchArticleByCode(tenantContext(input), input.params.articleCode, input.body) },
+  }),
+} satisfies HandlerMap;

@@ -1,0 +1,103 @@
+/** Articles: SQL only, always within the company scope. */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { nowDb, toApiTime } from '../../kernel/time.js';
+import { insertReturningId } from '../../platform/db/database.js';
+import { paged, whereContains, type Paged } from '../../platform/db/queries.js';
+import { whereClientInScope } from '../../platform/db/scoping.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+
+export type Article = Schema<'Article'>;
+
+export interface ArticleRow {
+  id: number;
+  company_id: number;
+  article_code: string;
+  name: string | null;
+  description: string;
+  um3pl: string;
+  integer_only_um3pl_quantity: boolean | number;
+  barcode: string | null;
+  active: boolean | number;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+/** The columns a write may set. */
+export type ArticleFields = Omit<ArticleRow, 'id' | 'created_at' | 'updated_at'>;
+
+export function toArticle(row: ArticleRow): Article {
+  return {
+    id: row.id,
+    client_3pl_id: row.company_id,
+    article_code: row.article_code,
+    name: row.name,
+    description: row.description,
+    um3pl: row.um3pl,
+    integer_only_um3pl_quantity: Boolean(row.integer_only_um3pl_quantity),
+    um3pl_barcode: row.barcode,
+    barcode: row.barcode,
+    active: Boolean(row.active),
+    created_at: toApiTime(row.created_at),
+    updated_at: toApiTime(row.updated_at),
+  };
+}
+
+const SEARCHED = ['article_code', 'name', 'description', 'barcode'];
+
+function inScope(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
+  return whereClientInScope(tx('articles').select('*'), scope, 'company_id');
+}
+
+export function listArticles(tx: Knex, scope: CompanyScope, search: string | undefined, page: PageRequest): Promise<Paged<Article>> {
+  return paged(whereContains(inScope(tx, scope), SEARCHED, search).orderBy('id', 'desc'), page, toArticle);
+}
+
+export async function findArticle(tx: Knex, scope: CompanyScope, id: number): Promise<ArticleRow | undefined> {
+  return inScope(tx, scope).where('id', id).first();
+}
+
+/** The articles with this code in the scope (one per client at most). */
+export async function findByCode(tx: Knex, scope: CompanyScope, code: string): Promise<ArticleRow[]> {
+  return inScope(tx, scope).where('article_code', code).orderBy('id').limit(10);
+}
+
+export async function idTaken(tx: Knex, id: number): Promise<boolean> {
+  return (await tx('articles').select('id').where('id', id).first()) !== undefined;
+}
+
+export async function codeTaken(tx: Knex, clientId: number, code: string): Promise<boolean> {
+  return (await tx('articles').select('id').where({ company_id: clientId, article_code: code }).first()) !== undefined;
+}
+
+export async function insertArticle(tx: Knex, fields: ArticleFields & { id?: number }): Promise<ArticleRow> {
+  const now = nowDb();
+  const id = await insertReturningId(tx, 'articles', { ...fields, created_at: now, updated_at: now });
+  return (await tx('articles').where('id', id).first()) as ArticleRow;
+}
+
+export async function updateArticle(tx: Knex, id: number, changes: Partial<ArticleFields>): Promise<ArticleRow> {
+  await tx('articles').where('id', id).update({ ...changes, updated_at: nowDb() });
+  return (await tx('articles').where('id', id).first()) as ArticleRow;
+}
+
+/**
+ * One page of the keyset sync: ids above `cursor`, optionally updated at or after `since`, by id.
+ * Reads one row more than the page to know whether another follows.
+ */
+export async function syncPage(
+  tx: Knex,
+  scope: CompanyScope,
+  options: { cursor: number; since?: string; limit: number },
+): Promise<{ rows: Article[]; more: boolean }> {
+  const query = inScope(tx, scope).where('id', '>', options.cursor).orderBy('id').limit(options.limit + 1);
+  if (options.since !== undefined) query.where('updated_at', '>=', options.since);
+  const rows = (await query) as ArticleRow[];
+  return { rows: rows.slice(0, options.limit).map(toArticle), more: rows.length > options.limit };
+}
+
+export async function listForClient(tx: Knex, clientId: number, limit: number): Promise<Article[]> {
+  const rows = (await tx('articles').select('*').where('company_id', clientId).orderBy('id').limit(limit)) as ArticleRow[];
+  return rows.map(toArticle);
+}

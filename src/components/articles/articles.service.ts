@@ -1,0 +1,157 @@
+/**
+ * Articles: the master data of client companies. Every write validates against the provider's unit
+ * catalogue, keeps `article_code` unique per client, and records its event in its transaction.
+ */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { fromApiTime } from '../../kernel/time.js';
+import { isPrimaryKeyViolation, isUniqueViolation } from '../../platform/db/driver-errors.js';
+import type { Paged } from '../../platform/db/queries.js';
+import { InputError, NotFoundError } from '../../platform/errors.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import { recordEvent } from '../../platform/outbox.js';
+import type { TenantContext } from '../../platform/tenant-context.js';
+import { requireUnit } from '../reference/reference.service.js';
+import * as repository from './articles.repository.js';
+import type { Article, ArticleFields, ArticleRow } from './articles.repository.js';
+import { changedFields, integerOnlyOf } from './articles.rules.js';
+
+export type { Article };
+type ArticlePatch = Schema<'ArticlePatch'>;
+
+const messages = {
+  notFound: (id: number) => `Article ${id} was not found.`,
+  codeNotFound: (code: string) => `Article ${code} was not found.`,
+  ambiguousCode: (code: string) => `Article ${code} exists for more than one client in scope; send X-Company-Id of the client.`,
+  codeTaken: 'The article_code has already been taken for this client.',
+  idTaken: 'The id has already been taken.',
+  clientNotInScope: 'The client_3pl_id must be a client company in scope.',
+  clientRequired: 'The client_3pl_id field is required when X-Company-Id is a provider.',
+};
+
+function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
+  if (ctx.scope.kind !== 'company') throw new Error('Article writes need a company scope (X-Company-Id)');
+  return ctx.scope;
+}
+
+/** The client the new article belongs to: the one named, which must be in scope, or the client in scope. */
+function clientFor(scope: Extract<CompanyScope, { kind: 'company' }>, requested: number | undefined): number {
+  if (requested !== undefined) {
+    if (!scope.clientIds.includes(requested)) throw InputError.field('client_3pl_id', messages.clientNotInScope);
+    return requested;
+  }
+  if (scope.companyType === 'client') return scope.companyId;
+  throw InputError.field('client_3pl_id', messages.clientRequired);
+}
+
+async function writeWithEvent(
+  ctx: TenantContext,
+  type: 'article.created' | 'article.updated',
+  write: (tx: Knex.Transaction) => Promise<ArticleRow>,
+): Promise<Article> {
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const article = repository.toArticle(await write(tx));
+      await recordEvent(tx, { companyId: article.client_3pl_id, type, data: article });
+      return article;
+    });
+  } catch (error) {
+    if (isPrimaryKeyViolation(error)) throw InputError.field('id', messages.idTaken);
+    if (isUniqueViolation(error)) throw InputError.field('article_code', messages.codeTaken);
+    throw error;
+  }
+}
+
+export function listArticles(ctx: TenantContext, search: string | undefined, page: PageRequest): Promise<Paged<Article>> {
+  return repository.listArticles(ctx.db, ctx.scope, search, page);
+}
+
+async function requireArticle(ctx: TenantContext, id: number): Promise<ArticleRow> {
+  const row = await repository.findArticle(ctx.db, ctx.scope, id);
+  if (!row) throw new NotFoundError(messages.notFound(id));
+  return row;
+}
+
+export async function getArticle(ctx: TenantContext, id: number): Promise<Article> {
+  return repository.toArticle(await requireArticle(ctx, id));
+}
+
+export async function createArticle(ctx: TenantContext, body: Schema<'ArticleCreate'>): Promise<Article> {
+  const scope = companyScope(ctx);
+  const integerOnly = integerOnlyOf(body);
+  const clientId = clientFor(scope, body.client_3pl_id);
+  const unit = await requireUnit(ctx.db, scope.providerId, body.um3pl, 'um3pl');
+  const fields: ArticleFields & { id?: number } = {
+    ...(body.id !== undefined ? { id: body.id } : {}),
+    company_id: clientId,
+    article_code: body.article_code,
+    name: body.name ?? null,
+    description: body.description,
+    um3pl: unit.code,
+    integer_only_um3pl_quantity: integerOnly ?? false,
+    barcode: body.um3pl_barcode ?? null,
+    active: body.active ?? true,
+  };
+  return writeWithEvent(ctx, 'article.created', async (tx) => {
+    if (body.id !== undefined && (await repository.idTaken(tx, body.id))) throw InputError.field('id', messages.idTaken);
+    if (await repository.codeTaken(tx, clientId, body.article_code)) throw InputError.field('article_code', messages.codeTaken);
+    return repository.insertArticle(tx, fields);
+  });
+}
+
+/** Applies the changes that differ from the article; records `article.updated` only when something changed. */
+async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Partial<ArticleFields>): Promise<Article> {
+  if (next.um3pl !== undefined) {
+    next.um3pl = (await requireUnit(ctx.db, companyScope(ctx).providerId, next.um3pl, 'um3pl')).code;
+  }
+  const changes = changedFields(current, next);
+  if (Object.keys(changes).length === 0) return repository.toArticle(current);
+  return writeWithEvent(ctx, 'article.updated', (tx) => repository.updateArticle(tx, current.id, changes));
+}
+
+export async function updateArticle(ctx: TenantContext, id: number, body: Schema<'ArticleUpdate'>): Promise<Article> {
+  const current = await requireArticle(ctx, id);
+  return applyChanges(ctx, current, {
+    description: body.description,
+    um3pl: body.um3pl,
+    integer_only_um3pl_quantity: integerOnlyOf(body),
+    barcode: body.um3pl_barcode,
+    active: body.active,
+  });
+}
+
+export async function patchArticleByCode(ctx: TenantContext, code: string, patch: ArticlePatch): Promise<Article> {
+  const found = await repository.findByCode(ctx.db, ctx.scope, code);
+  if (found.length === 0) throw new NotFoundError(messages.codeNotFound(code));
+  if (found.length > 1) throw InputError.field('X-Company-Id', messages.ambiguousCode(code));
+  return applyChanges(ctx, found[0]!, {
+    description: patch.description,
+    name: patch.name,
+    barcode: patch.barcode,
+    um3pl: patch.um3pl,
+    active: patch.active,
+  });
+}
+
+export async function syncArticles(
+  ctx: TenantContext,
+  query: { updated_since?: string; cursor?: number; per_page?: number },
+): Promise<Schema<'ArticleSyncPage'>> {
+  const since = query.updated_since === undefined ? undefined : parseSince(query.updated_since);
+  const { rows, more } = await repository.syncPage(ctx.db, ctx.scope, { cursor: query.cursor ?? 0, since, limit: query.per_page ?? 100 });
+  return { data: rows, meta: { next_cursor: more ? rows[rows.length - 1]!.id : null } };
+}
+
+function parseSince(value: string): string {
+  try {
+    return fromApiTime(value);
+  } catch {
+    throw InputError.field('updated_since', 'The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.');
+  }
+}
+
+/** The articles of one client, for the master-data integration. */
+export function listClientArticles(db: Knex, clientId: number, limit: number): Promise<Article[]> {
+  return repository.listForClient(db, clientId, limit);
+}

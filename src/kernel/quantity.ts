@@ -1,0 +1,80 @@
+/**
+ * Quantities (`quantity_um3pl`): a client sends a JSON number or a string such as "1,5" or "2.25"
+ * (a decimal comma counts as a point). A quantity is greater than 0, has at most 3 decimals and is
+ * kept exactly as integer thousandths (1.5 -> 1500) on both databases, never as a float; the API
+ * shows it as a JSON number again. Thousandths come from the decimal digits, never from n * 1000.
+ */
+
+/** The largest quantity accepted, in units (its thousandths stay far below 2^53). */
+export const MAX_QUANTITY = 1_000_000_000;
+
+export type ParsedQuantity = { ok: true; thousandths: number } | { ok: false; message: string };
+
+const MESSAGES = {
+  empty: 'The quantity must not be empty.',
+  format: 'The quantity must be a number with at most 3 decimals, such as 12, 1.5 or "1,5".',
+  decimals: 'The quantity may have at most 3 decimals.',
+  positive: 'The quantity must be greater than 0.',
+  max: `The quantity must not be greater than ${MAX_QUANTITY}.`,
+  type: 'The quantity must be a number, or a string such as "1,5".',
+} as const;
+
+/** An optional minus (only to tell negatives apart), digits, then at most one '.' or ',' and digits. */
+const DECIMAL = /^(-?)(\d+)(?:[.,](\d+))?$/;
+const MAX_INTEGER_DIGITS = String(MAX_QUANTITY).length;
+
+function fail(message: string): ParsedQuantity {
+  return { ok: false, message };
+}
+
+/** Checks, in this order: the shape, the number of decimals, the sign (and zero), the maximum. */
+function fromDecimal(text: string): ParsedQuantity {
+  const match = DECIMAL.exec(text);
+  if (!match) return fail(MESSAGES.format);
+  const [, minus, integer = '', fraction = ''] = match;
+  if (fraction.length > 3) return fail(MESSAGES.decimals);
+  const digits = (integer + fraction.padEnd(3, '0')).replace(/^0+/, '');
+  if (digits === '' || minus === '-') return fail(MESSAGES.positive);
+  if (digits.length > MAX_INTEGER_DIGITS + 3) return fail(MESSAGES.max);
+  const thousandths = Number(digits); // at most 13 digits: exact
+  if (thousandths > MAX_QUANTITY * 1000) return fail(MESSAGES.max);
+  return { ok: true, thousandths };
+}
+
+/** Parses a client's quantity (JSON number, or string with a decimal point or comma) into exact integer thousandths. */
+export function parseQuantity(value: unknown): ParsedQuantity {
+  if (typeof value === 'string') {
+    const text = value.trim();
+    return text === '' ? fail(MESSAGES.empty) : fromDecimal(text);
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return fail(MESSAGES.format);
+    // String(n) is the shortest decimal that reads back as n: '1.005', '-2.5', '1e-7' or '1e+21'.
+    const text = String(value);
+    if (text.includes('e-')) return fail(MESSAGES.decimals); // only below 1e-6: more than 3 decimals
+    return fromDecimal(text.includes('e+') ? BigInt(value).toString() : text);
+  }
+  return fail(MESSAGES.type);
+}
+
+/** Thousandths as the API shows them: a JSON number (1500 -> 1.5). */
+export function toQuantity(thousandths: number): number {
+  if (!Number.isSafeInteger(thousandths)) throw new Error(`Not a stored quantity: ${thousandths}`);
+  // One correctly rounded division: the nearest double to the decimal, so String() prints its digits.
+  return thousandths / 1000;
+}
+
+export function isWholeQuantity(thousandths: number): boolean {
+  return thousandths % 1000 === 0;
+}
+
+/** The whole-number rule: a message when a fractional quantity is not allowed, else undefined. */
+export function wholeNumberViolation(
+  thousandths: number,
+  rule: { unit: string; unitWholeOnly: boolean; articleCode: string; articleWholeOnly: boolean },
+): string | undefined {
+  if (isWholeQuantity(thousandths)) return undefined;
+  if (rule.unitWholeOnly) return `The quantity must be a whole number: unit ${rule.unit} is counted in whole units.`;
+  if (rule.articleWholeOnly) return `The quantity must be a whole number: article ${rule.articleCode} takes whole quantities only.`;
+  return undefined;
+}

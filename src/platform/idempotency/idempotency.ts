@@ -1,0 +1,115 @@
+/**
+ * Step 8: Idempotency-Key on operations marked x-idempotent. The key (per company) is claimed by
+ * a unique insert before the work runs. The same key with the same request within 24 hours
+ * answers the stored response with `Idempotent-Replayed: true` and does nothing; with another
+ * request it is a 422; while the first is still running, a 409. Only a successful response is
+ * stored: a failure releases the key, so the request can be retried.
+ */
+import { createHash } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import { nowDb } from '../../kernel/time.js';
+import { isUniqueViolation } from '../db/driver-errors.js';
+import { ConflictError, InputError } from '../errors.js';
+import type { AnyReply } from '../openapi/handler-types.js';
+import { writeReply } from '../http/dispatch.js';
+import * as keys from './idempotency.repository.js';
+
+export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** A claim this old is a request that died before finishing; another may take it over. */
+const ABANDONED_AFTER_MS = 60_000;
+const HEADER = 'Idempotency-Key';
+
+export interface IdempotencyClaim {
+  complete(reply: AnyReply): Promise<void>;
+  release(): Promise<void>;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    idempotency?: IdempotencyClaim;
+  }
+}
+
+type Outcome = { kind: 'claimed'; id: number } | { kind: 'replay'; reply: AnyReply } | { kind: 'in-flight' } | { kind: 'mismatch' };
+
+function dbTime(ms: number): string {
+  return nowDb(() => ms);
+}
+
+/** A fingerprint of the request: the operation, its path and its body with keys in a stable order. */
+export function requestHash(operationId: string, path: string, body: unknown): string {
+  const canonical = JSON.stringify(body ?? null, (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : value,
+  );
+  return createHash('sha256').update(`${operationId}\n${path}\n${canonical}`).digest('hex');
+}
+
+async function claim(db: Knex, companyId: number, key: string, hash: string, attempt = 0): Promise<Outcome> {
+  const now = Date.now();
+  try {
+    const id = await keys.insertClaim(db, {
+      company_id: companyId,
+      idempotency_key: key,
+      request_hash: hash,
+      created_at: dbTime(now),
+      expires_at: dbTime(now + KEY_LIFETIME_MS),
+    });
+    return { kind: 'claimed', id };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  const row = await keys.findKey(db, companyId, key);
+  if (!row || row.expires_at < dbTime(now)) {
+    if (attempt > 2) return { kind: 'in-flight' };
+    if (row) await keys.deleteKey(db, row.id, row.expires_at);
+    return claim(db, companyId, key, hash, attempt + 1);
+  }
+  if (row.request_hash !== hash) return { kind: 'mismatch' };
+  if (row.state === 'completed') {
+    return { kind: 'replay', reply: { status: row.response_status!, body: JSON.parse(row.response_body!) as unknown } };
+  }
+  if (row.created_at < dbTime(now - ABANDONED_AFTER_MS) && (await keys.takeOverClaim(db, row.id, row.created_at, dbTime(now)))) {
+    return { kind: 'claimed', id: row.id };
+  }
+  return { kind: 'in-flight' };
+}
+
+export function idempotency(deps: { db: Knex }): RequestHandler {
+  return async (req, res, next) => {
+    const op = req.operation!;
+    const key = req.headers['idempotency-key'];
+    if (!op.idempotent || typeof key !== 'string' || key === '') return next();
+    const scope = req.auth?.scope;
+    const companyId = scope?.kind === 'company' ? scope.companyId : 0;
+    const outcome = await claim(deps.db, companyId, key, requestHash(op.operationId, req.path, req.body));
+    switch (outcome.kind) {
+      case 'claimed':
+        req.idempotency = {
+          complete: (reply) =>
+            reply.status >= 200 && reply.status < 300
+              ? keys.completeKey(deps.db, outcome.id, reply.status, JSON.stringify(reply.body ?? null))
+              : keys.deleteKey(deps.db, outcome.id),
+          release: () => keys.deleteKey(deps.db, outcome.id),
+        };
+        return next();
+      case 'replay':
+        writeReply(res, { ...outcome.reply, headers: { 'Idempotent-Replayed': 'true' } });
+        return;
+      case 'in-flight':
+        throw new ConflictError(`A request with this ${HEADER} is still being processed; retry once it has finished.`);
+      case 'mismatch':
+        throw new InputError({ [HEADER]: [`This ${HEADER} was already used with a different request.`] });
+    }
+  };
+}
+
+/** The scheduled job that forgets expired keys. */
+export const pruneIdempotencyKeys = {
+  name: 'prune-idempotency-keys',
+  run: async (db: Knex): Promise<void> => {
+    while ((await keys.deleteExpired(db, nowDb())) > 0);
+  },
+};

@@ -1,0 +1,31 @@
+/**
+ * The event outbox writer: a change records its events in the same transaction as itself, so an
+ * event exists exactly when its change was committed. The webhook worker delivers them.
+ */
+import type { Knex } from 'knex';
+import { eventId } from '../kernel/ids.js';
+import { nowDb } from '../kernel/time.js';
+import type { Schema } from './openapi/schemas.js';
+
+export type EventType = Schema<'WebhookEventType'>;
+
+export interface DomainEvent {
+  /** The client company that owns the data. */
+  readonly companyId: number;
+  readonly type: EventType;
+  /** The resource as the REST API shows it. */
+  readonly data: unknown;
+}
+
+/** Records `event` inside the caller's transaction; answers its event id. */
+export async function recordEvent(tx: Knex.Transaction, event: DomainEvent): Promise<string> {
+  const id = eventId();
+  await tx('outbox_events').insert({
+    event_id: id,
+    company_id: event.companyId,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    occurred_at: nowDb(),
+  });
+  return id;
+}
