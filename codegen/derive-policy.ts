@@ -79,8 +79,9 @@ function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json): void {
     ['503', 'IntegrationNotConfigured', security.some((req) => 'etsmToken' in req || 'mdmToken' in req)],
   ];
   const responses = { ...(op.responses as Json) };
+  const graphql = op['x-error-format'] === 'graphql';
   for (const [status, name, applies] of derived) {
-    if (applies && responses[status] === undefined) responses[status] = ref('responses', name);
+    if (applies && responses[status] === undefined) responses[status] = ref('responses', graphql ? 'GraphQLRequestError' : name);
   }
   if (op['x-idempotent'] === true) {
     for (const [status, response] of Object.entries(responses)) {

@@ -8,6 +8,7 @@ import { loadContract, type Contract } from './platform/openapi/contract.js';
 import { requestId } from './platform/http/request-id.js';
 import { accessLog } from './platform/http/access-log.js';
 import { jsonBody } from './platform/http/json-body.js';
+import { parseQuery } from './platform/http/query-parser.js';
 import { operationLookup } from './platform/http/operation-lookup.js';
 import { rateLimits } from './platform/http/rate-limit.js';
 import { authenticate } from './platform/http/authenticate.js';
@@ -32,6 +33,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
+  app.set('query parser', parseQuery);
 
   app.use(requestId()); // 1. request id
   app.use(accessLog(deps.logger)); //    and the access log

@@ -9,6 +9,7 @@ import { authHandlers } from './components/auth/auth.handlers.js';
 import { discoveryHandlers } from './components/discovery/discovery.handlers.js';
 import { healthHandlers } from './components/health/health.handlers.js';
 import { mdmHandlers } from './components/integrations/mdm.handlers.js';
+import { graphqlHandlers } from './graphql/graphql.handlers.js';
 import { referenceHandlers } from './components/reference/reference.handlers.js';
 
 export const handlers: HandlerMap = {
@@ -18,4 +19,5 @@ export const handlers: HandlerMap = {
   ...referenceHandlers,
   ...articleHandlers,
   ...mdmHandlers,
+  ...graphqlHandlers,
 };

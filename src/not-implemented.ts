@@ -6,9 +6,6 @@
 import type { OperationId } from './platform/openapi/document.js';
 
 export const NOT_IMPLEMENTED: readonly OperationId[] = [
-  // GraphQL
-  'postGraphql',
-  'getGraphql',
   // Inbound and stock
   'listStock',
   'listPurchaseOrders',

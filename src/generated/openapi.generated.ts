@@ -880,15 +880,19 @@ export interface paths {
         };
         /**
          * Open GraphiQL, or run a GraphQL query
-         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id`.
+         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page, which works offline; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id` (401, 400 otherwise).
          */
         get: operations["getGraphql"];
         put?: never;
         /**
          * Run a GraphQL query
          * @description GraphQL over HTTP with the same bearer token and `X-Company-Id` as REST. Field names are
-         *     snake_case. Errors of authentication answer 401 with `extensions.code: UNAUTHENTICATED`,
-         *     of scope 403 with `FORBIDDEN`.
+         *     snake_case. Queries: `articles(limit, search, after)`, `article(id)`, `partners(limit, type,
+         *     search, after)`, `warehouses(limit, after)`; `after` is the last id seen and the next page
+         *     holds higher ids. A request refused before the query runs answers with the REST status and a
+         *     GraphQL body: 401 `UNAUTHENTICATED`, 400 `BAD_REQUEST` (no `X-Company-Id`), 403 `FORBIDDEN`,
+         *     422 `BAD_USER_INPUT`, 429 `RATE_LIMITED`. Errors of the query itself answer 200 with `errors`.
+         *     A query deeper than 15 levels, with more than 15 aliases or costing more than 5000 is refused.
          */
         post: operations["postGraphql"];
         delete?: never;
@@ -2291,6 +2295,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request was refused before the query ran; `errors[0].extensions.code` says why
+         *     (`BAD_REQUEST`, `UNAUTHENTICATED`, `FORBIDDEN`, `BAD_USER_INPUT`, `RATE_LIMITED`, ...).
+         */
+        GraphQLRequestErrorRateLimited: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errors": [
+                 *         {
+                 *           "message": "Unauthenticated.",
+                 *           "extensions": {
+                 *             "code": "UNAUTHENTICATED"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["GraphQLResponse"];
+            };
+        };
         /** @description The result of the query (GraphQL errors of the query itself answer 200 with `errors`). */
         GraphQLResultRateLimited: {
             headers: {
@@ -2339,7 +2370,7 @@ export interface components {
         HealthFormat: "json" | "prometheus";
         /** @description The article code. */
         ArticleCode: string;
-        /** @description Only rows updated at or after this time (inclusive). */
+        /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
         UpdatedSince: string;
     };
     requestBodies: never;
@@ -2883,7 +2914,7 @@ export interface operations {
     syncArticles: {
         parameters: {
             query?: {
-                /** @description Only rows updated at or after this time (inclusive). */
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
                 /** @description The last article id you have seen (0 to start). */
                 cursor?: number;
@@ -3083,7 +3114,7 @@ export interface operations {
                 status?: components["schemas"]["PurchaseOrderStatus"];
                 partner_id?: number;
                 internal_code?: string;
-                /** @description Only rows updated at or after this time (inclusive). */
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -3260,7 +3291,7 @@ export interface operations {
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
                 purchase_order_id?: number;
-                /** @description Only rows updated at or after this time (inclusive). */
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -3433,7 +3464,7 @@ export interface operations {
                 status?: components["schemas"]["SalesOrderStatus"];
                 partner_id?: number;
                 internal_code?: string;
-                /** @description Only rows updated at or after this time (inclusive). */
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -4254,6 +4285,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
@@ -4332,10 +4364,11 @@ export interface operations {
                     "application/json": components["schemas"]["GraphQLResponse"];
                 };
             };
-            401: components["responses"]["UnauthenticatedRateLimited"];
-            403: components["responses"]["ForbiddenRateLimited"];
-            422: components["responses"]["ValidationFailedRateLimited"];
-            429: components["responses"]["TooManyRequestsRateLimited"];
+            400: components["responses"]["GraphQLRequestErrorRateLimited"];
+            401: components["responses"]["GraphQLRequestErrorRateLimited"];
+            403: components["responses"]["GraphQLRequestErrorRateLimited"];
+            422: components["responses"]["GraphQLRequestErrorRateLimited"];
+            429: components["responses"]["GraphQLRequestErrorRateLimited"];
         };
     };
     postGraphql: {
@@ -4360,13 +4393,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["GraphQLResultRateLimited"];
-            400: components["responses"]["BadRequestRateLimited"];
-            401: components["responses"]["UnauthenticatedRateLimited"];
-            403: components["responses"]["ForbiddenRateLimited"];
-            413: components["responses"]["PayloadTooLargeRateLimited"];
-            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
-            422: components["responses"]["ValidationFailedRateLimited"];
-            429: components["responses"]["TooManyRequestsRateLimited"];
+            400: components["responses"]["GraphQLRequestErrorRateLimited"];
+            401: components["responses"]["GraphQLRequestErrorRateLimited"];
+            403: components["responses"]["GraphQLRequestErrorRateLimited"];
+            413: components["responses"]["GraphQLRequestErrorRateLimited"];
+            415: components["responses"]["GraphQLRequestErrorRateLimited"];
+            422: components["responses"]["GraphQLRequestErrorRateLimited"];
+            429: components["responses"]["GraphQLRequestErrorRateLimited"];
         };
     };
 }

@@ -31,3 +31,9 @@ export function exampleBody(op: ContractOperation): unknown {
 export function usesBearerToken(op: ContractOperation): boolean {
   return op.security.some((alternative) => alternative.includes('bearerAuth'));
 }
+
+/** The error message of a response body, REST (`message`) or GraphQL (`errors[0].message`). */
+export function errorMessage(op: ContractOperation, body: { message?: string; errors?: unknown }): string | undefined {
+  if (op.errorFormat === 'graphql') return (body.errors as Array<{ message: string }> | undefined)?.[0]?.message;
+  return body.message;
+}

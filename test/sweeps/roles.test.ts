@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, type World } from '../helpers/factories.js';
-import { concretePath, operations, usesBearerToken } from '../helpers/operations.js';
+import { concretePath, errorMessage, operations, usesBearerToken } from '../helpers/operations.js';
 
 describe('Sweep: roles', () => {
   let h: Harness;
@@ -24,14 +24,14 @@ describe('Sweep: roles', () => {
   for (const op of writes) {
     it(`When a viewer calls ${op.method} ${op.path}, Then it answers 403 naming the role needed`, async () => {
       const res = await world.as('viewer').request(op.method, concretePath(op)).send({}).expect(403);
-      expect(res.body.message).to.equal(`This action needs the ${op.role} role; your role in company ${world.client.name} is viewer.`);
+      expect(errorMessage(op, res.body)).to.equal(`This action needs the ${op.role} role; your role in company ${world.client.name} is viewer.`);
     });
   }
 
   for (const op of writes.filter((w) => w.role === 'admin')) {
     it(`When an operator calls ${op.method} ${op.path}, Then it answers 403`, async () => {
       const res = await world.as('operator').request(op.method, concretePath(op)).send({}).expect(403);
-      expect(res.body.message).to.include('needs the admin role');
+      expect(errorMessage(op, res.body)).to.include('needs the admin role');
     });
   }
 });

@@ -1,7 +1,8 @@
 /** Every operation whose security requires a token answers 401 without one (not-implemented ones too: 401 comes first). */
 import { harness, type Harness } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
-import { concretePath, exampleBody, operations } from '../helpers/operations.js';
+import { expect } from 'chai';
+import { concretePath, errorMessage, exampleBody, operations } from '../helpers/operations.js';
 import { requiresAuth } from '../../src/platform/openapi/document.js';
 
 describe('Sweep: no token', () => {
@@ -16,7 +17,10 @@ describe('Sweep: no token', () => {
       const body = exampleBody(op);
       const req = api(h.app, { company: 1 }).request(op.method, concretePath(op));
       if (body !== undefined) req.send(body as object);
-      await req.expect(401, { message: 'Unauthenticated.' });
+      const res = await req.expect(401);
+      expect(errorMessage(op, res.body)).to.equal('Unauthenticated.');
+      if (op.errorFormat === 'graphql') expect(res.body.errors[0].extensions.code).to.equal('UNAUTHENTICATED');
+      else expect(res.body).to.deep.equal({ message: 'Unauthenticated.' });
     });
   }
 });

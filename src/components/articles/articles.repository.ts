@@ -4,7 +4,7 @@ import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import { insertReturningId } from '../../platform/db/database.js';
-import { paged, whereContains, type Paged } from '../../platform/db/queries.js';
+import { afterId, paged, whereContains, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 
@@ -52,6 +52,16 @@ function inScope(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
 
 export function listArticles(tx: Knex, scope: CompanyScope, search: string | undefined, page: PageRequest): Promise<Paged<Article>> {
   return paged(whereContains(inScope(tx, scope), SEARCHED, search).orderBy('id', 'desc'), page, toArticle);
+}
+
+/** Articles with ids above `after`, by id (the GraphQL keyset). */
+export async function articlesAfter(
+  tx: Knex,
+  scope: CompanyScope,
+  options: { after?: number; search?: string; limit: number },
+): Promise<Article[]> {
+  const rows = (await afterId(whereContains(inScope(tx, scope), SEARCHED, options.search), options.after, options.limit)) as ArticleRow[];
+  return rows.map(toArticle);
 }
 
 export async function findArticle(tx: Knex, scope: CompanyScope, id: number): Promise<ArticleRow | undefined> {

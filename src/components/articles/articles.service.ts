@@ -67,6 +67,17 @@ export function listArticles(ctx: TenantContext, search: string | undefined, pag
   return repository.listArticles(ctx.db, ctx.scope, search, page);
 }
 
+/** Articles after the last id seen, for the GraphQL query. */
+export function articlesAfter(ctx: TenantContext, options: { after?: number; search?: string; limit: number }): Promise<Article[]> {
+  return repository.articlesAfter(ctx.db, ctx.scope, options);
+}
+
+/** The article, or undefined when it is not in scope. */
+export async function findArticle(ctx: TenantContext, id: number): Promise<Article | undefined> {
+  const row = await repository.findArticle(ctx.db, ctx.scope, id);
+  return row ? repository.toArticle(row) : undefined;
+}
+
 async function requireArticle(ctx: TenantContext, id: number): Promise<ArticleRow> {
   const row = await repository.findArticle(ctx.db, ctx.scope, id);
   if (!row) throw new NotFoundError(messages.notFound(id));

@@ -41,8 +41,10 @@ export function resolveAliases(body: MdmPatch): ArticlePatch {
   for (const [key, value] of Object.entries(body)) {
     const field = aliases[key] ?? key;
     if (field in patch && patch[field] !== value) {
-      const [first, second] = [from[field]!, key].sort();
-      throw InputError.field(key, `The ${second} field and the ${first} field both set ${field}, with different values.`);
+      const earlier = from[field]!;
+      const alias = aliases[key] !== undefined ? key : earlier;
+      const other = alias === key ? earlier : key;
+      throw InputError.field(alias, `The ${alias} field and the ${other} field both set ${field}, with different values.`);
     }
     patch[field] = value;
     from[field] ??= key;

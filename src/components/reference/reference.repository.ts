@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { toApiTime } from '../../kernel/time.js';
-import { paged, whereContains, type Paged } from '../../platform/db/queries.js';
+import { afterId, paged, whereContains, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope, whereProviderInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 
@@ -88,6 +88,16 @@ export function listPartners(
   return paged(query, page, toPartner);
 }
 
+export async function partnersAfter(
+  tx: Knex,
+  scope: CompanyScope,
+  options: { after?: number; type?: Partner['type']; search?: string; limit: number },
+): Promise<Partner[]> {
+  const query = whereContains(partnersQuery(tx, scope), ['name', 'code', 'vat_code'], options.search);
+  if (options.type) query.where('type', options.type);
+  return (await afterId(query, options.after, options.limit)).map(toPartner);
+}
+
 export async function findPartner(tx: Knex, scope: CompanyScope, id: number): Promise<Partner | undefined> {
   const row = await partnersQuery(tx, scope).where('id', id).first();
   return row ? toPartner(row) : undefined;
@@ -99,6 +109,10 @@ function warehousesQuery(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
 
 export function listWarehouses(tx: Knex, scope: CompanyScope, page: PageRequest): Promise<Paged<Warehouse>> {
   return paged(warehousesQuery(tx, scope).orderBy('id'), page, toWarehouse);
+}
+
+export async function warehousesAfter(tx: Knex, scope: CompanyScope, options: { after?: number; limit: number }): Promise<Warehouse[]> {
+  return (await afterId(warehousesQuery(tx, scope), options.after, options.limit)).map(toWarehouse);
 }
 
 export async function findWarehouse(tx: Knex, scope: CompanyScope, id: number): Promise<Warehouse | undefined> {

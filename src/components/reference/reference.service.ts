@@ -36,12 +36,23 @@ export function listPartners(
   return repository.listPartners(ctx.db, ctx.scope, filters, page);
 }
 
+export function partnersAfter(
+  ctx: TenantContext,
+  options: { after?: number; type?: Schema<'PartnerType'>; search?: string; limit: number },
+): Promise<Array<Schema<'Partner'>>> {
+  return repository.partnersAfter(ctx.db, ctx.scope, options);
+}
+
 export async function getPartner(ctx: TenantContext, id: number): Promise<Schema<'Partner'>> {
   return (await repository.findPartner(ctx.db, ctx.scope, id)) ?? notFound(messages.partnerNotFound(id));
 }
 
 export function listWarehouses(ctx: TenantContext, page: PageRequest): Promise<Paged<Schema<'Warehouse'>>> {
   return repository.listWarehouses(ctx.db, ctx.scope, page);
+}
+
+export function warehousesAfter(ctx: TenantContext, options: { after?: number; limit: number }): Promise<Array<Schema<'Warehouse'>>> {
+  return repository.warehousesAfter(ctx.db, ctx.scope, options);
 }
 
 export async function getWarehouse(ctx: TenantContext, id: number): Promise<Schema<'Warehouse'>> {

@@ -28,3 +28,9 @@ export function whereContains<T extends Knex.QueryBuilder>(query: T, columns: re
     for (const column of columns) q.orWhereRaw(`LOWER(??) LIKE ? ESCAPE '!'`, [column, pattern]);
   }) as T;
 }
+
+/** The keyset page after `after` (the last id seen): ids above it, ascending, at most `limit`. */
+export function afterId<T extends Knex.QueryBuilder>(query: T, after: number | undefined, limit: number, column = 'id'): T {
+  if (after !== undefined) query.where(column, '>', after);
+  return query.orderBy(column).limit(limit) as T;
+}

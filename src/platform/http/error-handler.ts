@@ -83,6 +83,25 @@ function render(error: unknown, parameters: Parameters<typeof toFieldErrors>[1])
   return undefined;
 }
 
+const GRAPHQL_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'BAD_USER_INPUT',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** The same error as a GraphQL response (operations with x-error-format: graphql). */
+function asGraphQL(rendered: Rendered): unknown {
+  const extensions: Record<string, unknown> = { code: GRAPHQL_CODES[rendered.status] ?? 'INTERNAL_SERVER_ERROR' };
+  if (rendered.body.errors) extensions.errors = rendered.body.errors;
+  return { errors: [{ message: rendered.body.message, extensions }] };
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     let rendered = render(error, req.operation?.parameters ?? []);
@@ -96,6 +115,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (rendered.headers) res.set(rendered.headers);
-    res.status(rendered.status).json(rendered.body);
+    res.status(rendered.status).json(req.operation?.errorFormat === 'graphql' ? asGraphQL(rendered) : rendered.body);
   };
 }

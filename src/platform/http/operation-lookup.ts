@@ -40,7 +40,7 @@ export function operationLookup(router: OperationRouter): RequestHandler {
       expressRoute: op.path.replace(/\{([^}]+)\}/g, ':$1'),
       openApiRoute: op.path,
       pathParams: { ...match.pathParams },
-      schema: op.raw,
+      schema: op.validatorSchema,
     };
     next();
   };

@@ -57,7 +57,7 @@ export function tenancy(deps: { db: Knex; resolveAccess: AccessResolver }): Requ
         `This action needs the ${op.role} role; your role in company ${companyName(access.scope)} is ${access.role}.`,
       );
     }
-    req.auth = { ...req.auth, scope: access.scope, role: access.role };
+    req.auth = { ...req.auth, scope: access.scope, role: access.role, activeModules: access.activeModules };
     next();
   };
 }

@@ -38,6 +38,7 @@ export interface RawOperation {
   'x-role': string;
   'x-rate-limit': RateLimitKind;
   'x-idempotent'?: boolean;
+  'x-error-format'?: 'graphql';
 }
 
 export interface ContractOperation {
@@ -46,12 +47,16 @@ export interface ContractOperation {
   /** The path template of the document: /api/articles/{id}. */
   readonly path: string;
   readonly summary: string;
-  /** The operation object as written in the document (express-openapi-validator reads it). */
+  /** The operation object as written in the document. Read-only: it is served at /openapi.json. */
   readonly raw: RawOperation;
+  /** A private copy of `raw` for express-openapi-validator, which writes into the objects it is given. */
+  readonly validatorSchema: RawOperation;
   readonly module: string;
   readonly role: Role | 'none';
   readonly rateLimit: RateLimitKind;
   readonly idempotent: boolean;
+  /** `graphql`: errors of the request path answer as GraphQL responses. */
+  readonly errorFormat: 'rest' | 'graphql';
   /** Alternatives of security requirements; an empty alternative means no token is needed. */
   readonly security: ReadonlyArray<readonly SecurityScheme[]>;
   readonly companyHeader: 'required' | 'optional' | 'absent';
@@ -95,10 +100,12 @@ export function describeOperation(doc: OpenApiDocument, method: string, route: s
     path: route,
     summary: raw.summary ?? '',
     raw,
+    validatorSchema: structuredClone(raw),
     module: raw['x-module'],
     role,
     rateLimit: raw['x-rate-limit'],
     idempotent: raw['x-idempotent'] === true,
+    errorFormat: raw['x-error-format'] === 'graphql' ? 'graphql' : 'rest',
     security: (raw.security ?? doc.security ?? []).map((req) => Object.keys(req) as SecurityScheme[]),
     companyHeader: company === undefined ? 'absent' : company.required ? 'required' : 'optional',
     parameters,

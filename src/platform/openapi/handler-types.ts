@@ -29,6 +29,8 @@ export interface RequestAuth {
   /** Set on operations that take X-Company-Id. */
   readonly scope?: CompanyScope;
   readonly role?: Role;
+  /** The active modules of the company in scope (set with `scope`). */
+  readonly activeModules?: ReadonlySet<string>;
 }
 
 export interface RequestInfo {

@@ -1,0 +1,52 @@
+/** The Article type and the article queries of the GraphQL schema. */
+import { builder } from '../../graphql/builder.js';
+import { pageLimit, requireModule } from '../../graphql/context.js';
+import type { Article } from './articles.repository.js';
+import * as articles from './articles.service.js';
+
+export const ArticleType = builder.objectRef<Article>('Article').implement({
+  description: 'An article of a client company.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    client_3pl_id: t.exposeInt('client_3pl_id', { description: 'The client company that owns the article.' }),
+    article_code: t.exposeString('article_code'),
+    name: t.exposeString('name', { nullable: true }),
+    description: t.exposeString('description'),
+    um3pl: t.exposeString('um3pl', { description: 'The unit of measure for handling in the warehouse.' }),
+    integer_only_um3pl_quantity: t.exposeBoolean('integer_only_um3pl_quantity'),
+    barcode: t.exposeString('barcode', { nullable: true }),
+    active: t.exposeBoolean('active'),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  articles: t.field({
+    type: [ArticleType],
+    description: 'Articles in scope by id; pass the last id seen as `after` for the next page. Needs the articles module.',
+    args: {
+      limit: t.arg.int({ description: 'Articles to return, 1 to 100 (default 25).' }),
+      search: t.arg.string({ description: 'Part of the code, name, description or barcode.' }),
+      after: t.arg.int({ description: 'The last article id seen; the page holds higher ids.' }),
+    },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'articles');
+      return articles.articlesAfter(ctx.tenant, {
+        after: args.after ?? undefined,
+        search: args.search ?? undefined,
+        limit: pageLimit(args.limit, 25, 100),
+      });
+    },
+  }),
+  article: t.field({
+    type: ArticleType,
+    nullable: true,
+    description: 'One article in scope, or null. Needs the articles module.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'articles');
+      return articles.findArticle(ctx.tenant, args.id);
+    },
+  }),
+}));

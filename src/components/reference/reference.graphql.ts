@@ -1,0 +1,69 @@
+/** The Partner and Warehouse types and their queries in the GraphQL schema. */
+import { builder } from '../../graphql/builder.js';
+import { pageLimit } from '../../graphql/context.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import * as reference from './reference.service.js';
+
+const PartnerTypeEnum = builder.enumType('PartnerType', { values: ['supplier', 'client'] as const });
+
+const PartnerType = builder.objectRef<Schema<'Partner'>>('Partner').implement({
+  description: 'A supplier or client partner of a client company.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    client_3pl_id: t.exposeInt('client_3pl_id'),
+    type: t.expose('type', { type: PartnerTypeEnum }),
+    code: t.exposeString('code', { nullable: true }),
+    name: t.exposeString('name'),
+    vat_code: t.exposeString('vat_code', { nullable: true }),
+    email: t.exposeString('email', { nullable: true }),
+    phone: t.exposeString('phone', { nullable: true }),
+    address: t.exposeString('address', { nullable: true }),
+    active: t.exposeBoolean('active'),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+const WarehouseType = builder.objectRef<Schema<'Warehouse'>>('Warehouse').implement({
+  description: 'A warehouse of the 3PL provider.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    company_id: t.exposeInt('company_id', { description: 'The provider that runs the warehouse.' }),
+    code: t.exposeString('code'),
+    name: t.exposeString('name'),
+    address: t.exposeString('address', { nullable: true }),
+    active: t.exposeBoolean('active'),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  partners: t.field({
+    type: [PartnerType],
+    description: 'Partners in scope by id; pass the last id seen as `after` for the next page.',
+    args: {
+      limit: t.arg.int({ description: 'Partners to return, 1 to 100 (default 25).' }),
+      type: t.arg({ type: PartnerTypeEnum }),
+      search: t.arg.string({ description: 'Part of the name, code or VAT code.' }),
+      after: t.arg.int({ description: 'The last partner id seen.' }),
+    },
+    resolve: (_root, args, ctx) =>
+      reference.partnersAfter(ctx.tenant, {
+        after: args.after ?? undefined,
+        type: args.type ?? undefined,
+        search: args.search ?? undefined,
+        limit: pageLimit(args.limit, 25, 100),
+      }),
+  }),
+  warehouses: t.field({
+    type: [WarehouseType],
+    description: 'Warehouses of the provider in scope, by id.',
+    args: {
+      limit: t.arg.int({ description: 'Warehouses to return, 1 to 100 (default 25).' }),
+      after: t.arg.int({ description: 'The last warehouse id seen.' }),
+    },
+    resolve: (_root, args, ctx) =>
+      reference.warehousesAfter(ctx.tenant, { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 100) }),
+  }),
+}));

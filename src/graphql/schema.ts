@@ -1,0 +1,6 @@
+/** The GraphQL schema: each component's types and queries, registered on the builder by import. */
+import { builder } from './builder.js';
+import '../components/articles/articles.graphql.js';
+import '../components/reference/reference.graphql.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,73 @@
+/**
+ * graphql-yoga serving the schema. It is called by the handlers of the document's /graphql
+ * operations, after the request path has authenticated the caller and resolved its company, so
+ * GraphQL has exactly REST's auth, tenancy and rate limits. Query depth, aliases, cost, tokens and
+ * directives are limited (graphql-armor), so one query cannot cost more than a page of REST.
+ */
+import { GraphQLError } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import type { Logger } from 'pino';
+import { AppError, InputError, NotFoundError, ForbiddenError } from '../platform/errors.js';
+import type { TenantContext } from '../platform/tenant-context.js';
+import type { GraphQLContext } from './context.js';
+import { schema } from './schema.js';
+
+/** What the handler hands to yoga with each request. */
+export interface GraphQLServerContext {
+  readonly tenant?: TenantContext;
+  readonly activeModules?: ReadonlySet<string>;
+}
+
+export const GRAPHQL_LIMITS = { depth: 15, aliases: 15, cost: 5000, tokens: 2000, directives: 20 } as const;
+
+/** Errors of our services keep their meaning in GraphQL; anything else is masked. */
+function maskError(error: unknown, message: string): Error {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof AppError) {
+    const code =
+      original instanceof InputError ? 'BAD_USER_INPUT' : original instanceof NotFoundError ? 'NOT_FOUND' : original instanceof ForbiddenError ? 'FORBIDDEN' : 'BAD_REQUEST';
+    const extensions: Record<string, unknown> = { code };
+    if (original instanceof InputError) extensions.errors = original.errors;
+    return new GraphQLError(original.message, { extensions, path: error instanceof GraphQLError ? error.path : undefined });
+  }
+  if (error instanceof GraphQLError && (error.originalError === undefined || error.originalError instanceof GraphQLError)) return error;
+  return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+export function createGraphQLServer(options: { logger: Logger; production: boolean }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
+  const { logger, production } = options;
+  return createYoga<GraphQLServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    renderGraphiQL,
+    graphiql: {
+      title: '3PL GraphQL',
+      defaultQuery: '{\n  articles(limit: 10) {\n    id\n    article_code\n    description\n  }\n}\n',
+      headers: JSON.stringify({ Authorization: 'Bearer <token from POST /api/auth/token>', 'X-Company-Id': '2' }, null, 2),
+    },
+    maskedErrors: { maskError },
+    logging: {
+      debug: (...args) => logger.debug({ args }, 'graphql'),
+      info: (...args) => logger.info({ args }, 'graphql'),
+      warn: (...args) => logger.warn({ args }, 'graphql'),
+      error: (...args) => logger.error({ args }, 'graphql'),
+    },
+    context: ({ tenant, activeModules }) => ({ tenant: tenant!, activeModules: activeModules ?? new Set() }),
+    plugins: [
+      maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, ignoreIntrospection: false }),
+      maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases }),
+      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost }),
+      maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
+      maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives }),
+      ...(production ? [blockFieldSuggestionsPlugin()] : []),
+    ],
+  });
+}

@@ -1,0 +1,139 @@
+/** GraphQL at /graphql: the same auth, tenancy and services as REST, with limits on what one query may cost. */
+import { expect } from 'chai';
+import type { Test } from 'supertest';
+import { harness, type Harness } from '../helpers/harness.js';
+import { api } from '../helpers/api.js';
+import { createWorld, type World } from '../helpers/factories.js';
+import * as build from '../../db/seeds/builders.js';
+
+const ARTICLE_FIELDS = 'id client_3pl_id article_code name description um3pl integer_only_um3pl_quantity barcode active created_at updated_at';
+
+describe('POST /graphql', () => {
+  let h: Harness;
+  let world: World;
+  let other: World;
+  const query = (agent: ReturnType<World['as']>, text: string, variables?: object): Test => agent.post('/graphql').send({ query: text, variables });
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+    other = await createWorld(h.app, h.db);
+    for (let i = 1; i <= 3; i++) {
+      await build.insertArticle(h.db, { company_id: world.client.id, article_code: `GQL-${i}`, description: `GraphQL article ${i}`, um3pl: 'KG', barcode: `99${i}` });
+    }
+  });
+
+  it('When articles are queried, Then the client in scope sees its articles by id, with snake_case fields like REST', async () => {
+    const res = await query(world.as('viewer'), `{ articles(limit: 10) { ${ARTICLE_FIELDS} } }`).expect(200);
+    const rest = await world.as('viewer').get('/api/articles?per_page=100').expect(200);
+    const fromRest = [...rest.body.data].reverse().map(({ um3pl_barcode: _barcode, ...article }: Record<string, unknown>) => article);
+    expect(res.body.data.articles).to.deep.equal(fromRest);
+    expect(res.body.data.articles.map((a: { article_code: string }) => a.article_code)).to.include.members(['GQL-1', 'GQL-2', 'GQL-3']);
+  });
+
+  it('When paging with after and searching, Then the next page holds higher ids and only matches', async () => {
+    const first = await query(world.as('viewer'), '{ articles(limit: 2, search: "graphql ARTICLE") { id article_code } }').expect(200);
+    expect(first.body.data.articles.map((a: { article_code: string }) => a.article_code)).to.deep.equal(['GQL-1', 'GQL-2']);
+    const next = await query(world.as('viewer'), 'query($after: Int) { articles(limit: 2, search: "graphql", after: $after) { article_code } }', {
+      after: first.body.data.articles[1].id,
+    }).expect(200);
+    expect(next.body.data.articles).to.deep.equal([{ article_code: 'GQL-3' }]);
+  });
+
+  it("When an article of another tenant is asked for, Then it is null; one's own is answered", async () => {
+    const res = await query(world.as('viewer'), `{ mine: article(id: ${world.articles.client.id}) { article_code } theirs: article(id: ${other.articles.client.id}) { id } sibling: article(id: ${world.articles.otherClient.id}) { id } }`).expect(200);
+    expect(res.body.data).to.deep.equal({ mine: { article_code: world.articles.client.code }, theirs: null, sibling: null });
+  });
+
+  it('When partners and warehouses are queried, Then they come from the same scope as REST', async () => {
+    const res = await query(world.as('admin'), '{ partners(type: supplier) { id type client_3pl_id } warehouses { id company_id } }').expect(200);
+    expect(res.body.data.partners).to.deep.equal([{ id: world.partners.supplier, type: 'supplier', client_3pl_id: world.client.id }]);
+    expect(res.body.data.warehouses.map((w: { id: number }) => w.id)).to.deep.equal(world.warehouses);
+  });
+
+  it('When limit is out of range, Then the field fails with BAD_USER_INPUT', async () => {
+    const res = await query(world.as('viewer'), '{ articles(limit: 101) { id } }').expect(200);
+    expect(res.body.errors[0]).to.include({ message: 'The limit argument must be from 1 to 100.' });
+    expect(res.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+  });
+
+  it('When there is no token, Then HTTP 401 with UNAUTHENTICATED', async () => {
+    const res = await query(api(h.app, { company: world.client.id }), '{ articles { id } }').expect(401);
+    expect(res.body).to.deep.equal({ errors: [{ message: 'Unauthenticated.', extensions: { code: 'UNAUTHENTICATED' } }] });
+  });
+
+  it('When X-Company-Id is missing, Then HTTP 400 with BAD_REQUEST', async () => {
+    const res = await query(world.as('viewer', null), '{ articles { id } }').expect(400);
+    expect(res.body.errors[0]).to.deep.equal({ message: 'The X-Company-Id header is required.', extensions: { code: 'BAD_REQUEST' } });
+  });
+
+  it('When the company is not the caller\'s, Then HTTP 403 with FORBIDDEN', async () => {
+    const res = await query(world.as('viewer', other.client.id), '{ articles { id } }').expect(403);
+    expect(res.body.errors[0].extensions.code).to.equal('FORBIDDEN');
+  });
+
+  it('When the articles module is off, Then articles answer FORBIDDEN with HTTP 403 while warehouses still resolve', async () => {
+    const off = await createWorld(h.app, h.db, { modulesOff: ['articles'] });
+    const res = await query(off.as('viewer'), '{ articles { id } }').expect(403);
+    expect(res.body.errors[0].message).to.equal(`The articles module is not active for company ${off.client.name}.`);
+    expect(res.body.errors[0].extensions.code).to.equal('FORBIDDEN');
+    await query(off.as('viewer'), '{ warehouses { id } }').expect(200);
+  });
+
+  it('When the query is 20 levels deep, Then it is refused with a clear error', async () => {
+    let selection = 'name';
+    for (let i = 0; i < 17; i++) selection = `ofType { ${selection} }`;
+    const res = await query(world.as('viewer'), `{ __schema { types { fields { type { ${selection} } } } } }`).expect(200);
+    expect(res.body.errors[0].message).to.match(/Query depth limit of 15 exceeded/);
+    expect(res.body.data).to.equal(undefined);
+  });
+
+  it('When a query uses too many aliases, Then it is refused', async () => {
+    const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: warehouses { id }`).join(' ');
+    const res = await query(world.as('viewer'), `{ ${aliases} }`).expect(200);
+    expect(res.body.errors[0].message).to.match(/Aliases limit of 15 exceeded/);
+  });
+
+  it('When the query is malformed or names an unknown field, Then the errors say so', async () => {
+    const malformed = await query(world.as('viewer'), '{ articles { id ').expect(200);
+    expect(malformed.body.errors[0].message).to.match(/Syntax Error/);
+    const unknown = await query(world.as('viewer'), '{ articles { sku } }').expect(200);
+    expect(unknown.body.errors[0].message).to.match(/Cannot query field "sku" on type "Article"/);
+  });
+
+  it('When the body is not a GraphQL request, Then it answers 422 from the document', async () => {
+    const res = await world.as('viewer').post('/graphql').send({ qurey: '{ articles { id } }' }).expect(422);
+    expect(res.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+    expect(res.body.errors[0].extensions.errors).to.have.property('query');
+  });
+});
+
+describe('GET /graphql', () => {
+  let h: Harness;
+  let world: World;
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+  });
+
+  it('When a browser asks without a query, Then it answers the GraphiQL page with no remote script or style', async () => {
+    const res = await api(h.app).get('/graphql').set('Accept', 'text/html').expect(200).expect('Content-Type', /text\/html/);
+    expect(res.text).to.include('<title>3PL GraphQL</title>');
+    expect(res.text).not.to.match(/<script[^>]+src=["']?https?:/i);
+    expect(res.text).not.to.match(/<link[^>]+href=["']?https?:/i);
+  });
+
+  it('When a query comes in the URL with a token and company, Then it runs like POST', async () => {
+    const res = await world.as('viewer').get(`/graphql?query=${encodeURIComponent('{ warehouses { id } }')}`).expect(200);
+    expect(res.body.data.warehouses.map((w: { id: number }) => w.id)).to.deep.equal(world.warehouses);
+  });
+
+  it('When a query comes in the URL without a token or company, Then 401 or 400 as GraphQL errors', async () => {
+    const path = `/graphql?query=${encodeURIComponent('{ warehouses { id } }')}`;
+    const anonymous = await api(h.app).get(path).expect(401);
+    expect(anonymous.body.errors[0].extensions.code).to.equal('UNAUTHENTICATED');
+    const noCompany = await world.as('viewer', null).get(path).expect(400);
+    expect(noCompany.body.errors[0].extensions.code).to.equal('BAD_REQUEST');
+  });
+});

@@ -1,0 +1,97 @@
+/** The outbox writer, on a real database of the run's engine. */
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { createScratchDatabase, type TestDatabase } from '../../helpers/database.js';
+import { migrateLatest } from '../../../db/migrations/index.js';
+import { insertCompany } from '../../../db/seeds/builders.js';
+import { recordEvent } from '../../../src/platform/outbox.js';
+import { eventId } from '../../../src/kernel/ids.js';
+import { nowDb } from '../../../src/kernel/time.js';
+
+const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
+const STORED_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** The milliseconds in the time part (first 10 characters) of a ULID event id. */
+function timeOf(id: string): number {
+  return [...id.slice(4, 14)].reduce((ms, c) => ms * 32 + CROCKFORD.indexOf(c), 0);
+}
+
+describe('recordEvent (outbox)', () => {
+  let database: TestDatabase;
+  let db: Knex;
+  let companyId: number;
+
+  before(async () => {
+    database = await createScratchDatabase();
+    db = database.db;
+    await migrateLatest(db);
+    companyId = await insertCompany(db, { name: 'Outbox client', type: 'client' });
+  });
+
+  after(async () => {
+    await database?.close();
+  });
+
+  beforeEach(async () => {
+    await db('outbox_events').delete();
+  });
+
+  it('When recorded in a committed transaction, Then one row holds the evt_ ULID id, the JSON data and a 6-digit time', async () => {
+    const data = { id: 7, article_code: 'ART-1', description: 'Jar "400 g" ș', nested: { list: [1, 2.5, null], flag: true } };
+    const before = Date.now();
+    const id = await db.transaction((tx) => recordEvent(tx, { companyId, type: 'article.created', data }));
+    const after = Date.now();
+    expect(id).to.match(EVENT_ID);
+    const rows = await db('outbox_events').select();
+    expect(rows).to.have.length(1);
+    const row = rows[0];
+    expect(row).to.include({ event_id: id, company_id: companyId, type: 'article.created', dispatched_at: null });
+    expect(JSON.parse(row.data)).to.deep.equal(data);
+    expect(String(row.occurred_at)).to.match(STORED_TIME);
+    expect(timeOf(id)).to.be.within(before, after);
+    const occurredMs = Date.parse(`${String(row.occurred_at).replace(' ', 'T').slice(0, 23)}Z`);
+    expect(occurredMs).to.be.within(before - 1000, after + 1000); // nowDb reads the monotonic clock
+  });
+
+  it('When the transaction throws after recordEvent, Then the event is rolled back with it', async () => {
+    let recorded: string | undefined;
+    const failing = db.transaction(async (tx) => {
+      recorded = await recordEvent(tx, { companyId, type: 'article.updated', data: { id: 1 } });
+      throw new Error('the change failed');
+    });
+    await failing.then(
+      () => expect.fail('the transaction should have failed'),
+      (error: Error) => expect(error.message).to.equal('the change failed'),
+    );
+    expect(recorded).to.match(EVENT_ID);
+    expect(await db('outbox_events').where('event_id', recorded!).select()).to.deep.equal([]);
+    expect(Number((await db('outbox_events').count({ n: '*' }).first())!.n)).to.equal(0);
+  });
+
+  it('When 1000 events are recorded, Then their ids are unique and their time parts never go back', async () => {
+    const ids: string[] = [];
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < 1000; i++) ids.push(await recordEvent(tx, { companyId, type: 'article.created', data: { i } }));
+    });
+    expect(new Set(ids).size).to.equal(1000);
+    for (let i = 1; i < ids.length; i++) expect(timeOf(ids[i]!), `id ${i}`).to.be.at.least(timeOf(ids[i - 1]!));
+    expect(Number((await db('outbox_events').count({ n: '*' }).first())!.n)).to.equal(1000);
+  });
+
+  it('When event ids are minted at increasing times, Then they sort in time order and carry that time', () => {
+    const start = Date.parse('2026-11-21T10:00:00Z');
+    const ids = Array.from({ length: 1000 }, (_, i) => eventId(start + i));
+    expect(new Set(ids).size).to.equal(1000);
+    expect([...ids].sort()).to.deep.equal(ids);
+    ids.forEach((id, i) => expect(timeOf(id)).to.equal(start + i));
+    for (const id of ids) expect(id).to.match(EVENT_ID);
+  });
+
+  it('When ids are minted in the same millisecond, Then they still differ', () => {
+    const now = Date.now();
+    const ids = Array.from({ length: 1000 }, () => eventId(now));
+    expect(new Set(ids).size).to.equal(1000);
+    expect(nowDb(() => now)).to.match(STORED_TIME);
+  });
+});
