@@ -8,7 +8,11 @@ import { articleHandlers } from './components/articles/articles.handlers.js';
 import { authHandlers } from './components/auth/auth.handlers.js';
 import { discoveryHandlers } from './components/discovery/discovery.handlers.js';
 import { healthHandlers } from './components/health/health.handlers.js';
+import { etsmHandlers } from './components/integrations/etsm.handlers.js';
 import { mdmHandlers } from './components/integrations/mdm.handlers.js';
+import { purchaseOrderHandlers } from './components/purchase-orders/purchase-orders.handlers.js';
+import { receptionHandlers } from './components/receptions/receptions.handlers.js';
+import { stockHandlers } from './components/stock/stock.handlers.js';
 import { graphqlHandlers } from './graphql/graphql.handlers.js';
 import { referenceHandlers } from './components/reference/reference.handlers.js';
 
@@ -19,5 +23,9 @@ export const handlers: HandlerMap = {
   ...referenceHandlers,
   ...articleHandlers,
   ...mdmHandlers,
+  ...stockHandlers,
+  ...purchaseOrderHandlers,
+  ...receptionHandlers,
+  ...etsmHandlers,
   ...graphqlHandlers,
 };

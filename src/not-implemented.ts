@@ -6,18 +6,6 @@
 import type { OperationId } from './platform/openapi/document.js';
 
 export const NOT_IMPLEMENTED: readonly OperationId[] = [
-  // Inbound and stock
-  'listStock',
-  'listPurchaseOrders',
-  'createPurchaseOrder',
-  'getPurchaseOrder',
-  'updatePurchaseOrder',
-  'listReceptions',
-  'createReception',
-  'getReception',
-  'updateReception',
-  'pingEtsm',
-  'createEtsmReception',
   // Outbound and returns
   'listSalesOrders',
   'createSalesOrder',

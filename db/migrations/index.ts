@@ -7,12 +7,14 @@ import * as m001 from './001_platform.js';
 import * as m002 from './002_articles.js';
 import * as m003 from './003_outbox_events.js';
 import * as m004 from './004_idempotency_keys.js';
+import * as m005 from './005_inbound_and_stock.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
   '002_articles': m002,
   '003_outbox_events': m003,
   '004_idempotency_keys': m004,
+  '005_inbound_and_stock': m005,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

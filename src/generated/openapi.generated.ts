@@ -3076,6 +3076,8 @@ export interface operations {
                 article_id?: number;
                 article_code?: string;
                 stock_type?: components["schemas"]["StockType"];
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
                 /** @description The company the request acts for. Without it the default scope applies. */

@@ -2,5 +2,7 @@
 import { builder } from './builder.js';
 import '../components/articles/articles.graphql.js';
 import '../components/reference/reference.graphql.js';
+import '../components/stock/stock.graphql.js';
+import '../components/purchase-orders/purchase-orders.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -69,6 +69,11 @@ export function harness(): Promise<Harness> {
   return shared;
 }
 
+/** The run's database if a test has created it (the root hooks check it after each test). */
+export function currentDatabase(): Knex | undefined {
+  return database?.db;
+}
+
 export async function closeHarness(): Promise<void> {
   await database?.close();
   database = undefined;

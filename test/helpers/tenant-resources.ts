@@ -5,12 +5,13 @@
  * cross-tenant sweep fails for an implemented operation without an entry here.
  */
 import type { World } from './factories.js';
+import { receivedOrder } from './inbound.js';
 
 type Params = Record<string, number | string>;
 
 export interface TenantResource {
-  otherProvider: (other: World) => Params;
-  siblingClient?: (own: World) => Params;
+  otherProvider: (other: World) => Params | Promise<Params>;
+  siblingClient?: (own: World) => Params | Promise<Params>;
   /**
    * False when no caller may see the resource `otherProvider` names (an installation-wide
    * integration route, where the unseen resource is a company that is not a client).
@@ -42,6 +43,14 @@ export const tenantResources: Record<string, TenantResource> = {
   '/api/integrations/mdm/clients/{client3plId}/articles': {
     otherProvider: (other) => ({ client3plId: other.provider.id }),
     visibleToItsOwner: false,
+  },
+  '/api/purchase-orders/{id}': {
+    otherProvider: async (other) => ({ id: (await receivedOrder(other, other.client.id)).orderId }),
+    siblingClient: async (own) => ({ id: (await receivedOrder(own, own.otherClient.id)).orderId }),
+  },
+  '/api/receptions/{id}': {
+    otherProvider: async (other) => ({ id: (await receivedOrder(other, other.client.id)).receptionId }),
+    siblingClient: async (own) => ({ id: (await receivedOrder(own, own.otherClient.id)).receptionId }),
   },
   '/api/warehouses/{warehouseId}': {
     otherProvider: (other) => ({ warehouseId: other.warehouses[0]! }),

@@ -46,7 +46,7 @@ describe('Sweep: another tenant', () => {
     const succeeds = (res: { status: number }) => expect(res.status).to.be.below(400);
 
     it(`When ${op.method} ${op.path} names another provider's resource, Then it answers 404`, async () => {
-      const path = concretePath(op, resource!.otherProvider(other));
+      const path = concretePath(op, await resource!.otherProvider(other));
       const res = await send(caller(op, own, 'providerAdmin', own.client.id).request(op.method, path)).expect(404);
       expect(res.body.message).to.match(/ was not found\.$/);
       if (resource!.visibleToItsOwner !== false) {
@@ -56,7 +56,7 @@ describe('Sweep: another tenant', () => {
 
     if (resource?.siblingClient) {
       it(`When ${op.method} ${op.path} names the sibling client's resource, Then it answers 404`, async () => {
-        const path = concretePath(op, resource.siblingClient!(own));
+        const path = concretePath(op, await resource.siblingClient!(own));
         await send(caller(op, own, 'admin', own.client.id).request(op.method, path)).expect(404);
         await send(caller(op, own, 'providerAdmin', own.otherClient.id).request(op.method, path)).expect(succeeds);
       });

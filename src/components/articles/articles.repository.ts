@@ -111,3 +111,10 @@ export async function listForClient(tx: Knex, clientId: number, limit: number): 
   const rows = (await tx('articles').select('*').where('company_id', clientId).orderBy('id').limit(limit)) as ArticleRow[];
   return rows.map(toArticle);
 }
+
+/** The client's articles among `ids`, by id. */
+export async function findForClient(tx: Knex, clientId: number, ids: number[]): Promise<Map<number, ArticleRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await tx('articles').select('*').where('company_id', clientId).whereIn('id', ids)) as ArticleRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}

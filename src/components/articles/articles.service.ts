@@ -5,12 +5,12 @@
 import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
-import { fromApiTime } from '../../kernel/time.js';
 import { isPrimaryKeyViolation, isUniqueViolation } from '../../platform/db/driver-errors.js';
 import type { Paged } from '../../platform/db/queries.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
+import { inputTime } from '../../platform/input-time.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import { requireUnit } from '../reference/reference.service.js';
 import * as repository from './articles.repository.js';
@@ -149,17 +149,9 @@ export async function syncArticles(
   ctx: TenantContext,
   query: { updated_since?: string; cursor?: number; per_page?: number },
 ): Promise<Schema<'ArticleSyncPage'>> {
-  const since = query.updated_since === undefined ? undefined : parseSince(query.updated_since);
+  const since = inputTime(query.updated_since);
   const { rows, more } = await repository.syncPage(ctx.db, ctx.scope, { cursor: query.cursor ?? 0, since, limit: query.per_page ?? 100 });
   return { data: rows, meta: { next_cursor: more ? rows[rows.length - 1]!.id : null } };
-}
-
-function parseSince(value: string): string {
-  try {
-    return fromApiTime(value);
-  } catch {
-    throw InputError.field('updated_since', 'The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.');
-  }
 }
 
 /** The articles of one client, for the master-data integration. */

@@ -139,3 +139,9 @@ export async function unitCodes(tx: Knex, providerId: number): Promise<string[]>
   const rows: Array<{ code: string }> = await tx('units').select('code').where('company_id', providerId).orderBy('code');
   return rows.map((r) => r.code);
 }
+
+/** The provider's units: code (upper case) -> whole-number flag. */
+export async function unitFlags(tx: Knex, providerId: number): Promise<Map<string, boolean>> {
+  const rows: Array<{ code: string; integer_only: boolean | number }> = await tx('units').select('code', 'integer_only').where('company_id', providerId);
+  return new Map(rows.map((r) => [r.code.toUpperCase(), Boolean(r.integer_only)]));
+}

@@ -72,3 +72,8 @@ export async function requireUnit(db: Knex, providerId: number, code: string, fi
   const known = await repository.unitCodes(db, providerId);
   throw InputError.field(field, `The unit ${code} is not in the unit catalogue. Known units: ${known.join(', ') || 'none'}.`);
 }
+
+/** The provider's unit catalogue as the whole-number rule reads it: code (upper case) -> whole units only. */
+export function unitFlags(db: Knex, providerId: number): Promise<Map<string, boolean>> {
+  return repository.unitFlags(db, providerId);
+}

@@ -1,0 +1,159 @@
+/**
+ * Purchase orders to supplier partners. The client of an order is its supplier's client; its lines
+ * follow the document-line rules; its status follows from what receptions received. Lines change
+ * and the order is cancelled only while nothing is received.
+ */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { isUniqueViolation } from '../../platform/db/driver-errors.js';
+import type { Paged } from '../../platform/db/queries.js';
+import { InputError, NotFoundError } from '../../platform/errors.js';
+import { inputTime } from '../../platform/input-time.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import { recordEvent } from '../../platform/outbox.js';
+import type { TenantContext } from '../../platform/tenant-context.js';
+import { resolveLines } from '../articles/document-lines.js';
+import { getPartner } from '../reference/reference.service.js';
+import * as repository from './purchase-orders.repository.js';
+import type { Order, OrderRow, PurchaseOrder } from './purchase-orders.repository.js';
+import { anythingReceived, deriveStatus } from './purchase-orders.rules.js';
+
+export type { Order, PurchaseOrder };
+
+const messages = {
+  notFound: (id: number) => `Purchase order ${id} was not found.`,
+  notSupplier: 'The partner_id must be a supplier partner of a client in scope.',
+  otherClient: "The partner_id must be a supplier of the order's client.",
+  codeTaken: 'The internal_code has already been taken for this client.',
+  linesLocked: (status: string) => `The lines can change only while nothing is received; the order is ${status}.`,
+  cannotCancel: (status: string) => `The order can be cancelled only while nothing is received; it is ${status}.`,
+  cancelled: 'The order is cancelled; its lines can no longer change.',
+};
+
+function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
+  if (ctx.scope.kind !== 'company') throw new Error('Purchase-order writes need a company scope (X-Company-Id)');
+  return ctx.scope;
+}
+
+/** The supplier partner in scope, or a 422 on partner_id. */
+async function supplier(ctx: TenantContext, partnerId: number): Promise<Schema<'Partner'>> {
+  const partner = await getPartner(ctx, partnerId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) throw InputError.field('partner_id', messages.notSupplier);
+    throw error;
+  });
+  if (partner.type !== 'supplier') throw InputError.field('partner_id', messages.notSupplier);
+  return partner;
+}
+
+async function write(ctx: TenantContext, type: 'purchase_order.created' | 'purchase_order.updated', work: (tx: Knex.Transaction) => Promise<number>): Promise<PurchaseOrder> {
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const id = await work(tx);
+      const order = repository.toPurchaseOrder((await repository.findOrder(tx, ctx.scope, id))!);
+      await recordEvent(tx, { companyId: order.client_3pl_id, type, data: order });
+      return order;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);
+    throw error;
+  }
+}
+
+export async function listPurchaseOrders(
+  ctx: TenantContext,
+  filters: { status?: Schema<'PurchaseOrderStatus'>; partner_id?: number; internal_code?: string; updated_since?: string },
+  page: PageRequest,
+): Promise<Paged<PurchaseOrder>> {
+  return repository.listOrders(ctx.db, ctx.scope, { ...filters, updatedSince: inputTime(filters.updated_since) }, page);
+}
+
+export function purchaseOrdersAfter(
+  ctx: TenantContext,
+  options: { after?: number; status?: Schema<'PurchaseOrderStatus'>; limit: number },
+): Promise<PurchaseOrder[]> {
+  return repository.ordersAfter(ctx.db, ctx.scope, options);
+}
+
+export async function requireOrder(db: Knex, scope: CompanyScope, id: number): Promise<Order> {
+  const order = await repository.findOrder(db, scope, id);
+  if (!order) throw new NotFoundError(messages.notFound(id));
+  return order;
+}
+
+export async function getPurchaseOrder(ctx: TenantContext, id: number): Promise<PurchaseOrder> {
+  return repository.toPurchaseOrder(await requireOrder(ctx.db, ctx.scope, id));
+}
+
+export async function createPurchaseOrder(ctx: TenantContext, body: Schema<'PurchaseOrderCreate'>): Promise<PurchaseOrder> {
+  const scope = companyScope(ctx);
+  const partner = await supplier(ctx, body.partner_id);
+  const clientId = partner.client_3pl_id;
+  const lines = await resolveLines(ctx.db, { clientId, providerId: scope.providerId }, body.items);
+  return write(ctx, 'purchase_order.created', async (tx) => {
+    if (await repository.codeTaken(tx, clientId, body.internal_code)) throw InputError.field('internal_code', messages.codeTaken);
+    const id = await repository.insertOrder(tx, {
+      company_id: clientId,
+      partner_id: partner.id,
+      internal_code: body.internal_code,
+      notes: body.notes ?? null,
+      external_reference: body.external_reference ?? null,
+    });
+    await repository.insertItems(tx, id, lines);
+    return id;
+  });
+}
+
+export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: Schema<'PurchaseOrderUpdate'>): Promise<PurchaseOrder> {
+  const scope = companyScope(ctx);
+  const order = await requireOrder(ctx.db, ctx.scope, id);
+  const progress = order.items.map((i) => ({ quantity: i.quantity, received: i.received_quantity }));
+  const changes: Partial<OrderRow> = {};
+  if (body.partner_id !== undefined && body.partner_id !== order.partner_id) {
+    const partner = await supplier(ctx, body.partner_id);
+    if (partner.client_3pl_id !== order.company_id) throw InputError.field('partner_id', messages.otherClient);
+    changes.partner_id = partner.id;
+  }
+  if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
+  if (body.notes !== undefined) changes.notes = body.notes;
+  if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
+  if (body.status === 'cancelled' && order.status !== 'cancelled') {
+    if (anythingReceived(progress)) throw InputError.field('status', messages.cannotCancel(order.status));
+    changes.status = 'cancelled';
+  }
+  let lines: Awaited<ReturnType<typeof resolveLines>> | undefined;
+  if (body.items !== undefined) {
+    if (order.status === 'cancelled') throw InputError.field('items', messages.cancelled);
+    if (anythingReceived(progress)) throw InputError.field('items', messages.linesLocked(order.status));
+    lines = await resolveLines(ctx.db, { clientId: order.company_id, providerId: scope.providerId }, body.items);
+  }
+  return write(ctx, 'purchase_order.updated', async (tx) => {
+    if (changes.internal_code !== undefined && (await repository.codeTaken(tx, order.company_id, changes.internal_code, id))) {
+      throw InputError.field('internal_code', messages.codeTaken);
+    }
+    if (lines) {
+      if (!(await repository.deleteUnreceivedItems(tx, id))) throw InputError.field('items', messages.linesLocked('partially_received'));
+      await repository.insertItems(tx, id, lines);
+    }
+    await repository.updateOrder(tx, id, changes);
+    return id;
+  });
+}
+
+/**
+ * Moves the received quantity of a line of the order (receptions and their corrections), in the
+ * caller's transaction and in one conditional statement; false when the move would receive more
+ * than ordered or less than nothing.
+ */
+export function moveReceived(tx: Knex.Transaction, orderId: number, itemId: number, delta: number): Promise<boolean> {
+  return repository.moveReceived(tx, orderId, itemId, delta);
+}
+
+/** Sets the order's status from its lines and records `purchase_order.updated`. */
+export async function refreshAfterReceipt(tx: Knex.Transaction, scope: CompanyScope, orderId: number): Promise<void> {
+  const order = (await repository.findOrder(tx, scope, orderId))!;
+  const status = deriveStatus(order.items.map((i) => ({ quantity: i.quantity, received: i.received_quantity })), order.status === 'cancelled');
+  await repository.updateOrder(tx, orderId, { status });
+  const updated = repository.toPurchaseOrder((await repository.findOrder(tx, scope, orderId))!);
+  await recordEvent(tx, { companyId: updated.client_3pl_id, type: 'purchase_order.updated', data: updated });
+}

@@ -1,0 +1,152 @@
+/**
+ * Receptions: goods received against a purchase order. Creating one is one transaction: the
+ * reception and its lines, the received quantities of the order's lines (one conditional statement
+ * each: never more than ordered), STOC_OK stock in the warehouse, the order's status, and the
+ * events. A correction moves stock and the received quantity by the difference.
+ */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { toQuantity } from '../../kernel/quantity.js';
+import { isUniqueViolation } from '../../platform/db/driver-errors.js';
+import type { Paged } from '../../platform/db/queries.js';
+import { InputError, NotFoundError, type FieldErrors } from '../../platform/errors.js';
+import { inputTime } from '../../platform/input-time.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import { recordEvent } from '../../platform/outbox.js';
+import type { TenantContext } from '../../platform/tenant-context.js';
+import { addError, lineQuantity, quantityRules } from '../articles/document-lines.js';
+import { moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
+import { getWarehouse } from '../reference/reference.service.js';
+import { applyStockChange } from '../stock/stock.service.js';
+import * as repository from './receptions.repository.js';
+import type { Reception, ReceptionResource } from './receptions.repository.js';
+
+export const messages = {
+  notFound: (id: number) => `Reception ${id} was not found.`,
+  orderNotInScope: 'The purchase_order_id must be a purchase order in scope.',
+  orderCancelled: (id: number) => `Purchase order ${id} is cancelled; nothing can be received against it.`,
+  warehouse: 'The warehouse_id must be a warehouse of the provider.',
+  notALine: (itemId: number, orderId: number) => `Line ${itemId} is not a line of purchase order ${orderId}.`,
+  repeated: (itemId: number) => `Line ${itemId} appears more than once; send it once with the whole quantity.`,
+  exceeds: (qty: number, remaining: number, ordered: number) =>
+    `Receiving ${qty} would exceed the ${remaining} remaining on this line (${ordered} ordered).`,
+  notThisReception: (itemId: number, id: number) => `Line ${itemId} is not a line of reception ${id}.`,
+  codeTaken: 'The internal_code has already been taken for this client.',
+};
+
+export function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
+  if (ctx.scope.kind !== 'company') throw new Error('Reception writes need a company scope (X-Company-Id)');
+  return ctx.scope;
+}
+
+export function userOf(ctx: TenantContext): number | null {
+  return ctx.principal.kind === 'user' ? ctx.principal.user.id : null;
+}
+
+export function failIfAny(errors: FieldErrors): void {
+  if (Object.keys(errors).length > 0) throw new InputError(errors);
+}
+
+async function receivableOrder(ctx: TenantContext, orderId: number): Promise<Order> {
+  const order = await requireOrder(ctx.db, ctx.scope, orderId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) throw InputError.field('purchase_order_id', messages.orderNotInScope);
+    throw error;
+  });
+  if (order.status === 'cancelled') throw InputError.field('purchase_order_id', messages.orderCancelled(orderId));
+  return order;
+}
+
+export function listReceptions(
+  ctx: TenantContext,
+  filters: { purchase_order_id?: number; updated_since?: string },
+  page: PageRequest,
+): Promise<Paged<ReceptionResource>> {
+  return repository.listReceptions(ctx.db, ctx.scope, { purchase_order_id: filters.purchase_order_id, updatedSince: inputTime(filters.updated_since) }, page);
+}
+
+export function receptionsAfter(ctx: TenantContext, options: { after?: number; purchaseOrderId?: number; limit: number }): Promise<ReceptionResource[]> {
+  return repository.receptionsAfter(ctx.db, ctx.scope, options);
+}
+
+export async function requireReception(db: Knex, scope: CompanyScope, id: number): Promise<Reception> {
+  const reception = await repository.findReception(db, scope, id);
+  if (!reception) throw new NotFoundError(messages.notFound(id));
+  return reception;
+}
+
+export async function getReception(ctx: TenantContext, id: number): Promise<ReceptionResource> {
+  return repository.toReception(await requireReception(ctx.db, ctx.scope, id));
+}
+
+export async function createReception(ctx: TenantContext, body: Schema<'ReceptionCreate'>): Promise<ReceptionResource> {
+  const scope = companyScope(ctx);
+  const order = await receivableOrder(ctx, body.purchase_order_id);
+  await getWarehouse(ctx, body.warehouse_id).catch((error: unknown) => {
+    if (error instanceof NotFoundError) throw InputError.field('warehouse_id', messages.warehouse);
+    throw error;
+  });
+  const ruleFor = await quantityRules(ctx.db, { clientId: order.company_id, providerId: scope.providerId }, order.items.map((i) => i.article_id));
+  const errors: FieldErrors = {};
+  const seen = new Set<number>();
+  const lines: Array<{ index: number; item: Order['items'][number]; quantity: number }> = [];
+  body.selected_items.forEach((selected, i) => {
+    const item = order.items.find((candidate) => candidate.id === selected.po_item_id);
+    if (!item) return addError(errors, `selected_items.${i}.po_item_id`, messages.notALine(selected.po_item_id, order.id));
+    if (seen.has(item.id)) return addError(errors, `selected_items.${i}.po_item_id`, messages.repeated(item.id));
+    seen.add(item.id);
+    const quantity = lineQuantity(selected.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
+    if (!quantity.ok) return addError(errors, `selected_items.${i}.quantity_um3pl`, quantity.message);
+    const remaining = item.quantity - item.received_quantity;
+    if (quantity.thousandths > remaining) {
+      return addError(errors, `selected_items.${i}.quantity_um3pl`, messages.exceeds(toQuantity(quantity.thousandths), toQuantity(remaining), toQuantity(item.quantity)));
+    }
+    lines.push({ index: i, item, quantity: quantity.thousandths });
+  });
+  failIfAny(errors);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      if (body.internal_code && (await repository.codeTaken(tx, order.company_id, body.internal_code))) {
+        throw InputError.field('internal_code', messages.codeTaken);
+      }
+      const id = await repository.insertReception(
+        tx,
+        {
+          company_id: order.company_id,
+          purchase_order_id: order.id,
+          warehouse_id: body.warehouse_id,
+          internal_code: body.internal_code ?? null,
+          notes: body.notes ?? null,
+          external_reference: body.external_reference ?? null,
+        },
+        lines.map((l) => ({ poItemId: l.item.id, articleId: l.item.article_id, um3pl: l.item.um3pl, quantity: l.quantity })),
+      );
+      for (const { index, item, quantity } of lines) {
+        const field = `selected_items.${index}.quantity_um3pl`;
+        if (!(await moveReceived(tx, order.id, item.id, quantity))) {
+          // Another reception received on this line meanwhile.
+          throw InputError.field(field, `Receiving ${toQuantity(quantity)} would exceed what remains on this line.`);
+        }
+        await applyStockChange(tx, {
+          clientId: order.company_id,
+          warehouseId: body.warehouse_id,
+          articleId: item.article_id,
+          stockType: 'STOC_OK',
+          delta: quantity,
+          cause: 'reception',
+          document: { kind: 'reception', id },
+          userId: userOf(ctx),
+          articleCode: item.article_code,
+          field,
+        });
+      }
+      await refreshAfterReceipt(tx, scope, order.id);
+      const reception = repository.toReception((await repository.findReception(tx, scope, id))!);
+      await recordEvent(tx, { companyId: order.company_id, type: 'reception.created', data: reception });
+      return reception;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);
+    throw error;
+  }
+}

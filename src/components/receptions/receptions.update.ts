@@ -1,0 +1,75 @@
+/**
+ * PUT /api/receptions/{id}: header fields, and corrections of line quantities. A correction moves
+ * the order line's received quantity and the stock by the difference (movement cause
+ * `reception_correction`), all in one transaction; it is refused when it would receive more than
+ * ordered or take stock below zero.
+ */
+import { toQuantity } from '../../kernel/quantity.js';
+import { isUniqueViolation } from '../../platform/db/driver-errors.js';
+import { InputError, type FieldErrors } from '../../platform/errors.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import type { TenantContext } from '../../platform/tenant-context.js';
+import { addError, lineQuantity, quantityRules } from '../articles/document-lines.js';
+import { moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
+import { applyStockChange } from '../stock/stock.service.js';
+import * as repository from './receptions.repository.js';
+import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
+import { companyScope, failIfAny, messages, requireReception, userOf } from './receptions.service.js';
+
+export async function updateReception(ctx: TenantContext, id: number, body: Schema<'ReceptionUpdate'>): Promise<ReceptionResource> {
+  const scope = companyScope(ctx);
+  const reception = await requireReception(ctx.db, ctx.scope, id);
+  const changes: Partial<ReceptionRow> = {};
+  if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
+  if (body.notes !== undefined) changes.notes = body.notes;
+  if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
+
+  const ruleFor = await quantityRules(ctx.db, { clientId: reception.company_id, providerId: scope.providerId }, reception.items.map((i) => i.article_id));
+  const errors: FieldErrors = {};
+  const corrections: Array<{ index: number; item: ReceptionItemRow; quantity: number }> = [];
+  const seen = new Set<number>();
+  (body.items ?? []).forEach((line, i) => {
+    const item = reception.items.find((candidate) => candidate.id === line.id);
+    if (!item) return addError(errors, `items.${i}.id`, messages.notThisReception(line.id, id));
+    if (seen.has(item.id)) return addError(errors, `items.${i}.id`, messages.repeated(item.id));
+    seen.add(item.id);
+    const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
+    if (!quantity.ok) return addError(errors, `items.${i}.quantity_um3pl`, quantity.message);
+    if (quantity.thousandths !== item.quantity) corrections.push({ index: i, item, quantity: quantity.thousandths });
+  });
+  failIfAny(errors);
+
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      if (changes.internal_code && (await repository.codeTaken(tx, reception.company_id, changes.internal_code, id))) {
+        throw InputError.field('internal_code', messages.codeTaken);
+      }
+      for (const { index, item, quantity } of corrections) {
+        const delta = quantity - item.quantity;
+        const field = `items.${index}.quantity_um3pl`;
+        if (!(await moveReceived(tx, reception.purchase_order_id, item.po_item_id, delta))) {
+          throw InputError.field(field, `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`);
+        }
+        await applyStockChange(tx, {
+          clientId: reception.company_id,
+          warehouseId: reception.warehouse_id,
+          articleId: item.article_id,
+          stockType: 'STOC_OK',
+          delta,
+          cause: 'reception_correction',
+          document: { kind: 'reception', id },
+          userId: userOf(ctx),
+          articleCode: item.article_code,
+          field,
+        });
+        await repository.setItemQuantity(tx, item.id, quantity);
+      }
+      if (corrections.length > 0) await refreshAfterReceipt(tx, scope, reception.purchase_order_id);
+      if (Object.keys(changes).length > 0 || corrections.length > 0) await repository.updateReception(tx, id, changes);
+      return repository.toReception((await repository.findReception(tx, scope, id))!);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);
+    throw error;
+  }
+}

@@ -1,0 +1,46 @@
+/** The StockLevel type and the stock query of the GraphQL schema. */
+import { builder } from '../../graphql/builder.js';
+import { pageLimit, requireModule } from '../../graphql/context.js';
+import type { StockLevel } from './stock.repository.js';
+import { stockAfter } from './stock.service.js';
+
+export const StockTypeEnum = builder.enumType('StockType', { values: ['STOC_OK', 'STOC_DEFECT', 'STOC_QUARANTINE'] as const });
+
+const StockLevelType = builder.objectRef<StockLevel>('StockLevel').implement({
+  description: 'Stock of one article of one client, in one warehouse, of one stock type.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    client_3pl_id: t.exposeInt('client_3pl_id'),
+    warehouse_id: t.exposeInt('warehouse_id'),
+    article_id: t.exposeInt('article_id'),
+    article_code: t.exposeString('article_code'),
+    stock_type: t.expose('stock_type', { type: StockTypeEnum }),
+    quantity: t.exposeFloat('quantity', { description: 'On hand.' }),
+    reserved: t.exposeFloat('reserved', { description: 'Held by open sales orders.' }),
+    available: t.exposeFloat('available', { description: 'max(quantity - reserved, 0).' }),
+    backordered: t.exposeFloat('backordered', { description: 'max(reserved - quantity, 0).' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  stock: t.field({
+    type: [StockLevelType],
+    description: 'Stock levels in scope by id; pass the last id seen as `after` for the next page. Needs the stock module.',
+    args: {
+      limit: t.arg.int({ description: 'Rows to return, 1 to 200 (default 25).' }),
+      article_id: t.arg.int(),
+      warehouse_id: t.arg.int(),
+      after: t.arg.int({ description: 'The last stock row id seen.' }),
+    },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'stock');
+      return stockAfter(ctx.tenant, {
+        after: args.after ?? undefined,
+        articleId: args.article_id ?? undefined,
+        warehouseId: args.warehouse_id ?? undefined,
+        limit: pageLimit(args.limit, 25, 200),
+      });
+    },
+  }),
+}));

@@ -1,0 +1,124 @@
+/** Stock balances and the movement ledger: SQL only. */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { toQuantity } from '../../kernel/quantity.js';
+import { nowDb, toApiTime } from '../../kernel/time.js';
+import { afterId, paged, type Paged } from '../../platform/db/queries.js';
+import { whereClientInScope } from '../../platform/db/scoping.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+
+export type StockLevel = Schema<'StockLevel'>;
+export type StockType = Schema<'StockType'>;
+
+export interface StockKey {
+  clientId: number;
+  warehouseId: number;
+  articleId: number;
+  stockType: StockType;
+}
+
+interface BalanceRow {
+  id: number;
+  company_id: number;
+  warehouse_id: number;
+  article_id: number;
+  article_code: string;
+  stock_type: StockType;
+  quantity: number | string;
+  updated_at: string | Date;
+}
+
+export function toStockLevel(row: BalanceRow): StockLevel {
+  const quantity = toQuantity(Number(row.quantity));
+  return {
+    id: row.id,
+    client_3pl_id: row.company_id,
+    warehouse_id: row.warehouse_id,
+    article_id: row.article_id,
+    article_code: row.article_code,
+    stock_type: row.stock_type,
+    quantity,
+    reserved: 0,
+    available: quantity,
+    backordered: 0,
+    updated_at: toApiTime(row.updated_at),
+  };
+}
+
+function keyColumns(key: StockKey): Record<string, unknown> {
+  return { company_id: key.clientId, warehouse_id: key.warehouseId, article_id: key.articleId, stock_type: key.stockType };
+}
+
+function balances(tx: Knex): Knex.QueryBuilder {
+  return tx('stock_balances as b')
+    .join('articles as a', 'a.id', 'b.article_id')
+    .select('b.id', 'b.company_id', 'b.warehouse_id', 'b.article_id', 'a.article_code', 'b.stock_type', 'b.quantity', 'b.updated_at');
+}
+
+export async function findBalance(tx: Knex, key: StockKey): Promise<StockLevel | undefined> {
+  const row = (await balances(tx)
+    .where({ 'b.company_id': key.clientId, 'b.warehouse_id': key.warehouseId, 'b.article_id': key.articleId, 'b.stock_type': key.stockType })
+    .first()) as BalanceRow | undefined;
+  return row ? toStockLevel(row) : undefined;
+}
+
+/** Raises a balance by `delta` thousandths, creating it at `delta` when it does not exist (one statement). */
+export async function raiseBalance(tx: Knex, key: StockKey, delta: number): Promise<void> {
+  const now = nowDb();
+  await tx('stock_balances')
+    .insert({ ...keyColumns(key), quantity: delta, updated_at: now })
+    .onConflict(['company_id', 'warehouse_id', 'article_id', 'stock_type'])
+    .merge({ quantity: tx.raw('?? + ?', ['stock_balances.quantity', delta]), updated_at: now });
+}
+
+/** Lowers a balance by `delta` thousandths only if it holds that much (one statement); true when it did. */
+export async function lowerBalance(tx: Knex, key: StockKey, delta: number): Promise<boolean> {
+  const changed = await tx('stock_balances')
+    .where(keyColumns(key))
+    .where('quantity', '>=', delta)
+    .update({ quantity: tx.raw('?? - ?', ['quantity', delta]), updated_at: nowDb() });
+  return changed === 1;
+}
+
+export async function insertMovement(
+  tx: Knex,
+  key: StockKey,
+  movement: { delta: number; cause: string; documentKind: string; documentId: number; userId: number | null },
+): Promise<void> {
+  await tx('stock_movements').insert({
+    ...keyColumns(key),
+    delta: movement.delta,
+    cause: movement.cause,
+    document_kind: movement.documentKind,
+    document_id: movement.documentId,
+    user_id: movement.userId,
+    created_at: nowDb(),
+  });
+}
+
+export interface StockFilters {
+  warehouse_id?: number;
+  article_id?: number;
+  article_code?: string;
+  stock_type?: StockType;
+  updated_since?: string;
+}
+
+export function listStock(tx: Knex, scope: CompanyScope, filters: StockFilters, page: PageRequest): Promise<Paged<StockLevel>> {
+  const query = whereClientInScope(balances(tx), scope, 'b.company_id').orderBy('b.id');
+  if (filters.warehouse_id !== undefined) query.where('b.warehouse_id', filters.warehouse_id);
+  if (filters.article_id !== undefined) query.where('b.article_id', filters.article_id);
+  if (filters.article_code !== undefined) query.where('a.article_code', filters.article_code);
+  if (filters.stock_type !== undefined) query.where('b.stock_type', filters.stock_type);
+  if (filters.updated_since !== undefined) query.where('b.updated_at', '>=', filters.updated_since);
+  return paged(query, page, toStockLevel);
+}
+
+/** Balances with ids above `after`, by id (the GraphQL keyset). */
+export async function stockAfter(tx: Knex, scope: CompanyScope, options: { after?: number; articleId?: number; warehouseId?: number; limit: number }): Promise<StockLevel[]> {
+  const query = whereClientInScope(balances(tx), scope, 'b.company_id');
+  if (options.articleId !== undefined) query.where('b.article_id', options.articleId);
+  if (options.warehouseId !== undefined) query.where('b.warehouse_id', options.warehouseId);
+  return ((await afterId(query, options.after, options.limit, 'b.id')) as BalanceRow[]).map(toStockLevel);
+}
