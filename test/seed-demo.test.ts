@@ -68,6 +68,18 @@ describe('Demo data', () => {
     expect(res.body.data.map((a: { article_code: string }) => a.article_code).sort()).to.deep.equal(['ACME-CHS-KG', 'ACME-FLR-1KG', 'ACME-OIL-5L', 'ACME-TOM-400']);
   });
 
+  it('When Acme reads its stock and orders, Then the demo reception shows: 120 of 240 BUC received, 25.5 KG in full', async () => {
+    const orders = await as('acme.viewer@demo.test').get('/api/purchase-orders').expect(200);
+    expect(orders.body.data.map((o: { internal_code: string; status: string }) => [o.internal_code, o.status])).to.deep.equal([['PO-ACME-0001', 'partially_received']]);
+    const stock = await as('acme.viewer@demo.test').get('/api/stock').expect(200);
+    expect(stock.body.data.map((s: { article_code: string; quantity: number }) => [s.article_code, s.quantity])).to.deep.equal([
+      ['ACME-TOM-400', 120],
+      ['ACME-CHS-KG', 25.5],
+    ]);
+    const globex = await as('globex.admin@demo.test').get('/api/purchase-orders').expect(200);
+    expect(globex.body.data[0].status).to.equal('received');
+  });
+
   it('When the unit catalogue is read, Then BUC, CUT and PAL are whole-number units and KG and L are not', async () => {
     const units = await scratch.db('units').select('code', 'integer_only').orderBy('code');
     expect(units.map((u) => [u.code, Boolean(u.integer_only)])).to.deep.equal([

@@ -1,11 +1,13 @@
 /**
  * The demo data of `make run`: provider Demo Logistics with clients Acme Foods and Globex Retail,
- * two warehouses, a unit catalogue, partners, a few articles per client, and five users (password
- * `demo-password`). Every module is on, except `returns` for Globex Retail, so a 403 can be seen.
+ * two warehouses, a unit catalogue, partners, a few articles per client, five users (password
+ * `demo-password`), and a purchase order per client received in part or in full. Every module is
+ * on, except `returns` for Globex Retail, so a 403 can be seen.
  */
 import type { Knex } from 'knex';
 import { hashPassword } from '../../../src/components/auth/passwords.js';
 import * as build from '../builders.js';
+import { seedDemoDocuments } from './demo-documents.js';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -67,5 +69,6 @@ export async function seedDemo(db: Knex): Promise<boolean> {
     await build.addMembership(tx, await user('Victor Viewer', 'acme.viewer@demo.test', acme), acme, 'viewer');
     await build.addMembership(tx, await user('Gina Globex', 'globex.admin@demo.test', globex), globex, 'admin');
   });
+  await seedDemoDocuments(db);
   return true;
 }

@@ -1,0 +1,68 @@
+/**
+ * Demo documents, made through the services as a client would make them (so the stock ledger and
+ * the events are what production would write): a purchase order per client, received in part
+ * (Acme Foods) and in full (Globex Retail).
+ */
+import type { Knex } from 'knex';
+import { resolveAccess } from '../../../src/components/auth/access.service.js';
+import { createPurchaseOrder } from '../../../src/components/purchase-orders/purchase-orders.service.js';
+import { createReception } from '../../../src/components/receptions/receptions.service.js';
+import type { Principal } from '../../../src/platform/openapi/handler-types.js';
+import type { TenantContext } from '../../../src/platform/tenant-context.js';
+
+async function idOf(db: Knex, table: string, where: Record<string, unknown>): Promise<number> {
+  const row = await db(table).select('id').where(where).first();
+  if (!row) throw new Error(`Demo data: no ${table} row where ${JSON.stringify(where)}`);
+  return Number(row.id);
+}
+
+async function contextFor(db: Knex, email: string, company: string): Promise<TenantContext> {
+  const user = await db('users').where('email', email).first();
+  const principal: Principal = {
+    kind: 'user',
+    tokenId: 0,
+    user: { id: user.id, name: user.name, email: user.email, isSuperAdmin: Boolean(user.is_super_admin), primaryCompanyId: user.primary_company_id },
+  };
+  const access = await resolveAccess(db, principal, await idOf(db, 'companies', { name: company }));
+  return { db, principal, scope: access.scope, role: access.role };
+}
+
+async function receiveOrder(
+  ctx: TenantContext,
+  order: { supplier: string; code: string; warehouse: string; lines: Array<[code: string, unit: string, ordered: number, received: number]> },
+): Promise<void> {
+  const { db } = ctx;
+  const items = [];
+  for (const [code, unit, ordered] of order.lines) {
+    items.push({ article_id: await idOf(db, 'articles', { article_code: code }), um3pl: unit, quantity_um3pl: ordered });
+  }
+  const created = await createPurchaseOrder(ctx, {
+    partner_id: await idOf(db, 'partners', { code: order.supplier }),
+    internal_code: order.code,
+    items,
+  });
+  await createReception(ctx, {
+    purchase_order_id: created.id,
+    warehouse_id: await idOf(db, 'warehouses', { code: order.warehouse }),
+    internal_code: `REC-${order.code}`,
+    selected_items: created.items.map((item, i) => ({ po_item_id: item.id, quantity_um3pl: order.lines[i]![3] })),
+  });
+}
+
+export async function seedDemoDocuments(db: Knex): Promise<void> {
+  await receiveOrder(await contextFor(db, 'acme.operator@demo.test', 'Acme Foods'), {
+    supplier: 'SUP-ACME-01',
+    code: 'PO-ACME-0001',
+    warehouse: 'WH-BUC',
+    lines: [
+      ['ACME-TOM-400', 'BUC', 240, 120],
+      ['ACME-CHS-KG', 'KG', 25.5, 25.5],
+    ],
+  });
+  await receiveOrder(await contextFor(db, 'globex.admin@demo.test', 'Globex Retail'), {
+    supplier: 'SUP-GLX-01',
+    code: 'PO-GLX-0001',
+    warehouse: 'WH-CLJ',
+    lines: [['GLX-BOLT-M8', 'BUC', 500, 500]],
+  });
+}
