@@ -12,6 +12,8 @@ import { etsmHandlers } from './components/integrations/etsm.handlers.js';
 import { mdmHandlers } from './components/integrations/mdm.handlers.js';
 import { purchaseOrderHandlers } from './components/purchase-orders/purchase-orders.handlers.js';
 import { receptionHandlers } from './components/receptions/receptions.handlers.js';
+import { returnHandlers } from './components/returns/returns.handlers.js';
+import { salesOrderHandlers } from './components/sales-orders/sales-orders.handlers.js';
 import { stockHandlers } from './components/stock/stock.handlers.js';
 import { graphqlHandlers } from './graphql/graphql.handlers.js';
 import { referenceHandlers } from './components/reference/reference.handlers.js';
@@ -27,5 +29,7 @@ export const handlers: HandlerMap = {
   ...purchaseOrderHandlers,
   ...receptionHandlers,
   ...etsmHandlers,
+  ...salesOrderHandlers,
+  ...returnHandlers,
   ...graphqlHandlers,
 };

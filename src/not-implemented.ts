@@ -6,15 +6,6 @@
 import type { OperationId } from './platform/openapi/document.js';
 
 export const NOT_IMPLEMENTED: readonly OperationId[] = [
-  // Outbound and returns
-  'listSalesOrders',
-  'createSalesOrder',
-  'getSalesOrder',
-  'updateSalesOrder',
-  'changeSalesOrderStatus',
-  'listReturns',
-  'createReturn',
-  'getReturn',
   // Webhooks
   'listWebhooks',
   'createWebhook',

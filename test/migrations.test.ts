@@ -4,7 +4,11 @@ import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from './helpers/database.js';
 import { migrateLatest, rollbackAll } from '../db/migrations/index.js';
 
-const TABLES = ['companies', 'users', 'company_users', 'company_modules', 'personal_access_tokens', 'partners', 'warehouses', 'units', 'heartbeats'];
+const TABLES = [
+  'companies', 'users', 'company_users', 'company_modules', 'personal_access_tokens', 'partners', 'warehouses', 'units', 'heartbeats',
+  'articles', 'outbox_events', 'idempotency_keys', 'purchase_orders', 'purchase_order_items', 'receptions', 'reception_items',
+  'stock_balances', 'stock_movements', 'sales_orders', 'sales_order_items', 'sales_order_status_history', 'returns', 'return_items',
+];
 
 async function tablesOf(db: Knex): Promise<string[]> {
   const present: string[] = [];

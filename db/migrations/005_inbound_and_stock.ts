@@ -66,7 +66,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('stock_type', 24).notNullable();
     t.bigInteger('quantity').notNullable().defaultTo(0);
     t.datetime('updated_at', { precision: 6 }).notNullable();
-    t.unique(['company_id', 'warehouse_id', 'article_id', 'stock_type']);
+    // Named: MySQL refuses the generated names of these indexes (over 64 characters).
+    t.unique(['company_id', 'warehouse_id', 'article_id', 'stock_type'], { indexName: 'stock_balances_key_unique' });
     t.index(['company_id', 'id']);
     t.index(['article_id']);
     t.check('?? >= 0', ['quantity'], 'stock_balances_quantity_not_negative');
@@ -83,7 +84,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('document_id').unsigned().notNullable();
     t.integer('user_id').unsigned().nullable();
     t.datetime('created_at', { precision: 6 }).notNullable();
-    t.index(['company_id', 'warehouse_id', 'article_id', 'stock_type']);
+    t.index(['company_id', 'warehouse_id', 'article_id', 'stock_type'], 'stock_movements_key_index');
     t.index(['document_kind', 'document_id']);
   });
 }

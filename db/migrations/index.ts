@@ -8,6 +8,7 @@ import * as m002 from './002_articles.js';
 import * as m003 from './003_outbox_events.js';
 import * as m004 from './004_idempotency_keys.js';
 import * as m005 from './005_inbound_and_stock.js';
+import * as m006 from './006_outbound_and_returns.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -15,6 +16,7 @@ const migrations: Record<string, Knex.Migration> = {
   '003_outbox_events': m003,
   '004_idempotency_keys': m004,
   '005_inbound_and_stock': m005,
+  '006_outbound_and_returns': m006,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

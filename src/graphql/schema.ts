@@ -4,5 +4,6 @@ import '../components/articles/articles.graphql.js';
 import '../components/reference/reference.graphql.js';
 import '../components/stock/stock.graphql.js';
 import '../components/purchase-orders/purchase-orders.graphql.js';
+import '../components/sales-orders/sales-orders.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -57,7 +57,7 @@ export interface World {
   /** A second client of the same provider. */
   otherClient: { id: number; name: string };
   warehouses: number[];
-  partners: { supplier: number; client: number; otherClientSupplier: number };
+  partners: { supplier: number; client: number; otherClientSupplier: number; otherClientCustomer: number };
   /** One article of each client (whole-number unit BUC). */
   articles: { client: { id: number; code: string }; otherClient: { id: number; code: string } };
   users: Record<Actor, TestUser>;
@@ -84,6 +84,7 @@ export async function createWorld(app: Express, db: Knex, options: { modulesOff?
     supplier: await build.insertPartner(db, { company_id: client, type: 'supplier', name: `Supplier ${tag}`, code: `SUP-${tag}` }),
     client: await build.insertPartner(db, { company_id: client, type: 'client', name: `Customer ${tag}`, code: `CUS-${tag}` }),
     otherClientSupplier: await build.insertPartner(db, { company_id: otherClient, type: 'supplier', name: `Other supplier ${tag}` }),
+    otherClientCustomer: await build.insertPartner(db, { company_id: otherClient, type: 'client', name: `Other customer ${tag}` }),
   };
   const article = async (company: number, code: string) => ({
     id: await build.insertArticle(db, { company_id: company, article_code: code, description: `Article ${code}`, um3pl: 'BUC' }),

@@ -6,6 +6,7 @@
  */
 import type { World } from './factories.js';
 import { receivedOrder } from './inbound.js';
+import { outboundDocuments } from './outbound.js';
 
 type Params = Record<string, number | string>;
 
@@ -51,6 +52,18 @@ export const tenantResources: Record<string, TenantResource> = {
   '/api/receptions/{id}': {
     otherProvider: async (other) => ({ id: (await receivedOrder(other, other.client.id)).receptionId }),
     siblingClient: async (own) => ({ id: (await receivedOrder(own, own.otherClient.id)).receptionId }),
+  },
+  '/api/sales-orders/{id}': {
+    otherProvider: async (other) => ({ id: (await outboundDocuments(other, other.client.id)).salesOrderId }),
+    siblingClient: async (own) => ({ id: (await outboundDocuments(own, own.otherClient.id)).salesOrderId }),
+  },
+  '/api/sales-orders/{id}/status': {
+    otherProvider: async (other) => ({ id: (await outboundDocuments(other, other.client.id)).salesOrderId }),
+    siblingClient: async (own) => ({ id: (await outboundDocuments(own, own.otherClient.id)).salesOrderId }),
+  },
+  '/api/returns/{id}': {
+    otherProvider: async (other) => ({ id: (await outboundDocuments(other, other.client.id)).returnId }),
+    siblingClient: async (own) => ({ id: (await outboundDocuments(own, own.otherClient.id)).returnId }),
   },
   '/api/warehouses/{warehouseId}': {
     otherProvider: (other) => ({ warehouseId: other.warehouses[0]! }),

@@ -16,6 +16,7 @@ import { requireUnit } from '../reference/reference.service.js';
 import * as repository from './articles.repository.js';
 import type { Article, ArticleFields, ArticleRow } from './articles.repository.js';
 import { changedFields, integerOnlyOf } from './articles.rules.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type { Article };
 type ArticlePatch = Schema<'ArticlePatch'>;
@@ -51,7 +52,7 @@ async function writeWithEvent(
   write: (tx: Knex.Transaction) => Promise<ArticleRow>,
 ): Promise<Article> {
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await inTransaction(ctx.db, async (tx) => {
       const article = repository.toArticle(await write(tx));
       await recordEvent(tx, { companyId: article.client_3pl_id, type, data: article });
       return article;

@@ -150,3 +150,8 @@ export async function ordersAfter(tx: Knex, scope: CompanyScope, options: { afte
   if (options.status) query.where('status', options.status);
   return (await withItems(tx, (await afterId(query, options.after, options.limit)) as OrderRow[])).map(toPurchaseOrder);
 }
+
+/** Locks the order's row for the rest of the transaction, so writers of one order queue up in one order. */
+export async function lockOrder(tx: Knex, id: number): Promise<void> {
+  await tx('purchase_orders').where('id', id).update({ id: tx.raw('??', ['id']) });
+}

@@ -18,6 +18,7 @@ import { getPartner } from '../reference/reference.service.js';
 import * as repository from './purchase-orders.repository.js';
 import type { Order, OrderRow, PurchaseOrder } from './purchase-orders.repository.js';
 import { anythingReceived, deriveStatus } from './purchase-orders.rules.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export type { Order, PurchaseOrder };
 
@@ -48,7 +49,7 @@ async function supplier(ctx: TenantContext, partnerId: number): Promise<Schema<'
 
 async function write(ctx: TenantContext, type: 'purchase_order.created' | 'purchase_order.updated', work: (tx: Knex.Transaction) => Promise<number>): Promise<PurchaseOrder> {
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await inTransaction(ctx.db, async (tx) => {
       const id = await work(tx);
       const order = repository.toPurchaseOrder((await repository.findOrder(tx, ctx.scope, id))!);
       await recordEvent(tx, { companyId: order.client_3pl_id, type, data: order });
@@ -128,6 +129,7 @@ export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: 
     lines = await resolveLines(ctx.db, { clientId: order.company_id, providerId: scope.providerId }, body.items);
   }
   return write(ctx, 'purchase_order.updated', async (tx) => {
+    await repository.lockOrder(tx, id);
     if (changes.internal_code !== undefined && (await repository.codeTaken(tx, order.company_id, changes.internal_code, id))) {
       throw InputError.field('internal_code', messages.codeTaken);
     }
@@ -138,6 +140,15 @@ export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: 
     await repository.updateOrder(tx, id, changes);
     return id;
   });
+}
+
+/**
+ * Locks the order's row, first thing in a transaction that changes the order or its lines
+ * (receptions, corrections, updates): on MySQL/MariaDB the foreign-key locks of their inserts
+ * would otherwise deadlock two writers of one order.
+ */
+export function lockPurchaseOrder(tx: Knex.Transaction, id: number): Promise<void> {
+  return repository.lockOrder(tx, id);
 }
 
 /**

@@ -16,11 +16,12 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import { addError, lineQuantity, quantityRules } from '../articles/document-lines.js';
-import { moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
+import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
 import { getWarehouse } from '../reference/reference.service.js';
 import { applyStockChange } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { Reception, ReceptionResource } from './receptions.repository.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export const messages = {
   notFound: (id: number) => `Reception ${id} was not found.`,
@@ -105,7 +106,8 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
   });
   failIfAny(errors);
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await inTransaction(ctx.db, async (tx) => {
+      await lockPurchaseOrder(tx, order.id);
       if (body.internal_code && (await repository.codeTaken(tx, order.company_id, body.internal_code))) {
         throw InputError.field('internal_code', messages.codeTaken);
       }

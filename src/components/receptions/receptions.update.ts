@@ -10,11 +10,12 @@ import { InputError, type FieldErrors } from '../../platform/errors.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import { addError, lineQuantity, quantityRules } from '../articles/document-lines.js';
-import { moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
+import { lockPurchaseOrder, moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
 import { applyStockChange } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
 import { companyScope, failIfAny, messages, requireReception, userOf } from './receptions.service.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 
 export async function updateReception(ctx: TenantContext, id: number, body: Schema<'ReceptionUpdate'>): Promise<ReceptionResource> {
   const scope = companyScope(ctx);
@@ -40,7 +41,8 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
   failIfAny(errors);
 
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await inTransaction(ctx.db, async (tx) => {
+      await lockPurchaseOrder(tx, reception.purchase_order_id);
       if (changes.internal_code && (await repository.codeTaken(tx, reception.company_id, changes.internal_code, id))) {
         throw InputError.field('internal_code', messages.codeTaken);
       }

@@ -26,11 +26,14 @@ interface BalanceRow {
   article_code: string;
   stock_type: StockType;
   quantity: number | string;
+  reserved: number | string;
   updated_at: string | Date;
 }
 
 export function toStockLevel(row: BalanceRow): StockLevel {
-  const quantity = toQuantity(Number(row.quantity));
+  const onHand = Number(row.quantity);
+  const reserved = Number(row.reserved);
+  const quantity = toQuantity(onHand);
   return {
     id: row.id,
     client_3pl_id: row.company_id,
@@ -39,9 +42,9 @@ export function toStockLevel(row: BalanceRow): StockLevel {
     article_code: row.article_code,
     stock_type: row.stock_type,
     quantity,
-    reserved: 0,
-    available: quantity,
-    backordered: 0,
+    reserved: toQuantity(reserved),
+    available: toQuantity(Math.max(onHand - reserved, 0)),
+    backordered: toQuantity(Math.max(reserved - onHand, 0)),
     updated_at: toApiTime(row.updated_at),
   };
 }
@@ -53,7 +56,7 @@ function keyColumns(key: StockKey): Record<string, unknown> {
 function balances(tx: Knex): Knex.QueryBuilder {
   return tx('stock_balances as b')
     .join('articles as a', 'a.id', 'b.article_id')
-    .select('b.id', 'b.company_id', 'b.warehouse_id', 'b.article_id', 'a.article_code', 'b.stock_type', 'b.quantity', 'b.updated_at');
+    .select('b.id', 'b.company_id', 'b.warehouse_id', 'b.article_id', 'a.article_code', 'b.stock_type', 'b.quantity', 'b.reserved', 'b.updated_at');
 }
 
 export async function findBalance(tx: Knex, key: StockKey): Promise<StockLevel | undefined> {
@@ -78,6 +81,36 @@ export async function lowerBalance(tx: Knex, key: StockKey, delta: number): Prom
     .where(keyColumns(key))
     .where('quantity', '>=', delta)
     .update({ quantity: tx.raw('?? - ?', ['quantity', delta]), updated_at: nowDb() });
+  return changed === 1;
+}
+
+/**
+ * Moves what open sales orders reserve on a balance by `delta` thousandths: a reservation may come
+ * before any stock (the balance is created at 0 on hand); a release never takes it below zero.
+ */
+export async function changeReserved(tx: Knex, key: StockKey, delta: number): Promise<boolean> {
+  const now = nowDb();
+  if (delta > 0) {
+    await tx('stock_balances')
+      .insert({ ...keyColumns(key), quantity: 0, reserved: delta, updated_at: now })
+      .onConflict(['company_id', 'warehouse_id', 'article_id', 'stock_type'])
+      .merge({ reserved: tx.raw('?? + ?', ['stock_balances.reserved', delta]), updated_at: now });
+    return true;
+  }
+  const changed = await tx('stock_balances')
+    .where(keyColumns(key))
+    .where('reserved', '>=', -delta)
+    .update({ reserved: tx.raw('?? + ?', ['reserved', delta]), updated_at: now });
+  return changed === 1;
+}
+
+/** Takes `delta` thousandths on hand and out of the reservation of a delivered order, only if both hold it (one statement). */
+export async function deliverFromBalance(tx: Knex, key: StockKey, delta: number): Promise<boolean> {
+  const changed = await tx('stock_balances')
+    .where(keyColumns(key))
+    .where('quantity', '>=', delta)
+    .where('reserved', '>=', delta)
+    .update({ quantity: tx.raw('?? - ?', ['quantity', delta]), reserved: tx.raw('?? - ?', ['reserved', delta]), updated_at: nowDb() });
   return changed === 1;
 }
 

@@ -3,6 +3,7 @@
  * it, in the caller's transaction, and records `stock.changed`. A decrease is a single conditional
  * statement that never takes a balance below zero: it changes one row, or the change is refused
  * with a 422 naming the article and the shortfall. A balance always equals the sum of its movements.
+ * Open sales orders reserve stock (`reserved`); a delivery takes it on hand and out of reserve.
  */
 import type { Knex } from 'knex';
 import type { PageRequest } from '../../kernel/paging.js';
@@ -30,18 +31,12 @@ export interface StockChange extends StockKey {
   field: string;
 }
 
-export async function applyStockChange(tx: Knex.Transaction, change: StockChange): Promise<StockLevel> {
-  if (!Number.isSafeInteger(change.delta) || change.delta === 0) throw new Error(`A stock change needs a non-zero whole delta (got ${change.delta})`);
-  if (change.delta > 0) {
-    await repository.raiseBalance(tx, change, change.delta);
-  } else if (!(await repository.lowerBalance(tx, change, -change.delta))) {
-    const onHand = (await repository.findBalance(tx, change))?.quantity ?? 0;
-    const needed = toQuantity(-change.delta);
-    throw InputError.field(
-      change.field,
-      `Not enough ${change.stockType} stock of article ${change.articleCode} in warehouse ${change.warehouseId}: ${onHand} on hand, ${needed} needed, short by ${toQuantity(-change.delta - Math.round(onHand * 1000))}.`,
-    );
-  }
+function shortfall(change: StockChange, onHand: number): string {
+  const needed = -change.delta;
+  return `Not enough ${change.stockType} stock of article ${change.articleCode} in warehouse ${change.warehouseId}: ${onHand} on hand, ${toQuantity(needed)} needed, short by ${toQuantity(needed - Math.round(onHand * 1000))}.`;
+}
+
+async function recordMovement(tx: Knex.Transaction, change: StockChange): Promise<StockLevel> {
   await repository.insertMovement(tx, change, {
     delta: change.delta,
     cause: change.cause,
@@ -49,9 +44,51 @@ export async function applyStockChange(tx: Knex.Transaction, change: StockChange
     documentId: change.document.id,
     userId: change.userId,
   });
-  const level = (await repository.findBalance(tx, change))!;
-  await recordEvent(tx, { companyId: change.clientId, type: 'stock.changed', data: level });
+  return changed(tx, change);
+}
+
+/** The balance after a change, recorded as `stock.changed`. */
+async function changed(tx: Knex.Transaction, key: StockKey): Promise<StockLevel> {
+  const level = (await repository.findBalance(tx, key))!;
+  await recordEvent(tx, { companyId: key.clientId, type: 'stock.changed', data: level });
   return level;
+}
+
+function assertDelta(delta: number): void {
+  if (!Number.isSafeInteger(delta) || delta === 0) throw new Error(`A stock change needs a non-zero whole delta (got ${delta})`);
+}
+
+/** Raises or lowers stock on hand; a lowering that would go below zero is a 422 on `change.field`. */
+export async function applyStockChange(tx: Knex.Transaction, change: StockChange): Promise<StockLevel> {
+  assertDelta(change.delta);
+  if (change.delta > 0) {
+    await repository.raiseBalance(tx, change, change.delta);
+  } else if (!(await repository.lowerBalance(tx, change, -change.delta))) {
+    throw InputError.field(change.field, shortfall(change, (await repository.findBalance(tx, change))?.quantity ?? 0));
+  }
+  return recordMovement(tx, change);
+}
+
+/**
+ * Delivers `-change.delta` thousandths: takes them off the stock on hand and out of what the order
+ * reserved, in one conditional statement. Answers the shortfall message instead of throwing, so
+ * a delivery can name every short line before it gives up.
+ */
+export async function deliverStock(tx: Knex.Transaction, change: StockChange): Promise<{ ok: true } | { ok: false; message: string }> {
+  assertDelta(change.delta);
+  if (change.delta > 0) throw new Error('A delivery lowers stock');
+  if (!(await repository.deliverFromBalance(tx, change, -change.delta))) {
+    return { ok: false, message: shortfall(change, (await repository.findBalance(tx, change))?.quantity ?? 0) };
+  }
+  await recordMovement(tx, change);
+  return { ok: true };
+}
+
+/** Reserves (positive) or releases (negative) `delta` thousandths for an open sales order. */
+export async function reserveStock(tx: Knex.Transaction, key: StockKey, delta: number): Promise<void> {
+  assertDelta(delta);
+  if (!(await repository.changeReserved(tx, key, delta))) throw new Error(`Releasing ${-delta} that is not reserved`);
+  await changed(tx, key);
 }
 
 export function listStock(ctx: TenantContext, filters: Omit<StockFilters, 'updated_since'> & { updated_since?: string }, page: PageRequest): Promise<Paged<StockLevel>> {

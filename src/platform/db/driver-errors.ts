@@ -26,6 +26,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e.errno === 1451 || e.errno === 1452;
 }
 
+/** A transaction MySQL/MariaDB rolled back as a deadlock victim or after waiting too long for a lock. */
+export function isRetryableTransactionError(error: unknown): boolean {
+  const e = asDriverError(error);
+  return e.errno === 1213 || e.errno === 1205 || e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
 /** The database is unreachable or went away (not a query error). */
 export function isConnectionError(error: unknown): boolean {
   const e = asDriverError(error);

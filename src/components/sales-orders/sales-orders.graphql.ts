@@ -1,0 +1,108 @@
+/** The SalesOrder and Return types and their queries in the GraphQL schema. */
+import { builder } from '../../graphql/builder.js';
+import { pageLimit, requireModule } from '../../graphql/context.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import { returnsAfter } from '../returns/returns.service.js';
+import { StockTypeEnum } from '../stock/stock.graphql.js';
+import { findSalesOrder, salesOrdersAfter } from './sales-orders.service.js';
+
+const StatusEnum = builder.enumType('SalesOrderStatus', { values: ['new', 'picking', 'picked', 'delivered', 'cancelled'] as const });
+
+const LineType = builder.objectRef<Schema<'DocumentLine'>>('SalesOrderItem').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    article_id: t.exposeInt('article_id'),
+    article_code: t.exposeString('article_code'),
+    um3pl: t.exposeString('um3pl'),
+    quantity_um3pl: t.exposeFloat('quantity_um3pl'),
+  }),
+});
+
+const UserType = builder.objectRef<NonNullable<Schema<'StatusChangedBy'>>>('StatusChangedBy').implement({
+  fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name'), email: t.exposeString('email') }),
+});
+
+const HistoryType = builder.objectRef<Schema<'SalesOrderStatusHistoryEntry'>>('SalesOrderStatusHistoryEntry').implement({
+  fields: (t) => ({
+    status: t.expose('status', { type: StatusEnum }),
+    at: t.expose('at', { type: 'DateTime' }),
+    user: t.expose('user', { type: UserType, nullable: true, description: 'Null when an integration moved the order.' }),
+  }),
+});
+
+const SalesOrderType = builder.objectRef<Schema<'SalesOrder'>>('SalesOrder').implement({
+  description: 'An order to a client partner.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    client_3pl_id: t.exposeInt('client_3pl_id'),
+    partner_id: t.exposeInt('partner_id'),
+    source_warehouse_id: t.exposeInt('source_warehouse_id'),
+    stock_type: t.expose('stock_type', { type: StockTypeEnum }),
+    internal_code: t.exposeString('internal_code'),
+    status: t.expose('status', { type: StatusEnum }),
+    notes: t.exposeString('notes', { nullable: true }),
+    external_reference: t.exposeString('external_reference', { nullable: true }),
+    items: t.expose('items', { type: [LineType] }),
+    status_history: t.expose('status_history', { type: [HistoryType] }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+const ReturnItemType = builder.objectRef<Schema<'ReturnItem'>>('ReturnItem').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    article_id: t.exposeInt('article_id'),
+    article_code: t.exposeString('article_code'),
+    um3pl: t.exposeString('um3pl'),
+    quantity_um3pl: t.exposeFloat('quantity_um3pl'),
+    stock_type: t.expose('stock_type', { type: StockTypeEnum }),
+  }),
+});
+
+const ReturnType = builder.objectRef<Schema<'Return'>>('Return').implement({
+  description: 'Goods returned by a client partner.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    client_3pl_id: t.exposeInt('client_3pl_id'),
+    partner_id: t.exposeInt('partner_id'),
+    warehouse_id: t.exposeInt('warehouse_id'),
+    sales_order_id: t.exposeInt('sales_order_id', { nullable: true }),
+    internal_code: t.exposeString('internal_code', { nullable: true }),
+    reason: t.exposeString('reason', { nullable: true }),
+    items: t.expose('items', { type: [ReturnItemType] }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  sales_orders: t.field({
+    type: [SalesOrderType],
+    description: 'Sales orders in scope by id; pass the last id seen as `after`. Needs the outbound module.',
+    args: { limit: t.arg.int({ description: '1 to 100 (default 25).' }), status: t.arg({ type: StatusEnum }), after: t.arg.int() },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'outbound');
+      return salesOrdersAfter(ctx.tenant, { after: args.after ?? undefined, status: args.status ?? undefined, limit: pageLimit(args.limit, 25, 100) });
+    },
+  }),
+  sales_order: t.field({
+    type: SalesOrderType,
+    nullable: true,
+    description: 'One sales order in scope, or null. Needs the outbound module.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'outbound');
+      return findSalesOrder(ctx.tenant, args.id);
+    },
+  }),
+  returns: t.field({
+    type: [ReturnType],
+    description: 'Returns in scope by id; pass the last id seen as `after`. Needs the returns module.',
+    args: { limit: t.arg.int({ description: '1 to 100 (default 25).' }), after: t.arg.int() },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'returns');
+      return returnsAfter(ctx.tenant, { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 100) });
+    },
+  }),
+}));

@@ -1,0 +1,176 @@
+/** Sales orders, their lines and their status history: SQL only, always within the company scope. */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { toQuantity } from '../../kernel/quantity.js';
+import { nowDb, toApiTime } from '../../kernel/time.js';
+import { insertReturningId } from '../../platform/db/database.js';
+import { afterId, paged, type Paged } from '../../platform/db/queries.js';
+import { whereClientInScope } from '../../platform/db/scoping.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import type { SalesOrderStatus } from './sales-orders.rules.js';
+
+export type SalesOrderResource = Schema<'SalesOrder'>;
+
+export interface SalesOrderRow {
+  id: number;
+  company_id: number;
+  partner_id: number;
+  source_warehouse_id: number;
+  stock_type: Schema<'StockType'>;
+  internal_code: string;
+  status: SalesOrderStatus;
+  notes: string | null;
+  external_reference: string | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+export interface SalesOrderItemRow {
+  id: number;
+  sales_order_id: number;
+  article_id: number;
+  article_code: string;
+  um3pl: string;
+  quantity: number;
+}
+
+interface HistoryRow {
+  sales_order_id: number;
+  status: SalesOrderStatus;
+  at: string | Date;
+  user_id: number | null;
+  user_name: string | null;
+  user_email: string | null;
+}
+
+export interface SalesOrder extends SalesOrderRow {
+  items: SalesOrderItemRow[];
+  history: HistoryRow[];
+}
+
+export function toSalesOrder(order: SalesOrder): SalesOrderResource {
+  return {
+    id: order.id,
+    client_3pl_id: order.company_id,
+    partner_id: order.partner_id,
+    source_warehouse_id: order.source_warehouse_id,
+    stock_type: order.stock_type,
+    internal_code: order.internal_code,
+    status: order.status,
+    notes: order.notes,
+    external_reference: order.external_reference,
+    items: order.items.map((i) => ({ id: i.id, article_id: i.article_id, article_code: i.article_code, um3pl: i.um3pl, quantity_um3pl: toQuantity(i.quantity) })),
+    status_history: order.history.map((h) => ({
+      status: h.status,
+      at: toApiTime(h.at),
+      user: h.user_id === null ? null : { id: h.user_id, name: h.user_name ?? '', email: h.user_email ?? '' },
+    })),
+    created_at: toApiTime(order.created_at),
+    updated_at: toApiTime(order.updated_at),
+  };
+}
+
+async function withDetails(tx: Knex, orders: SalesOrderRow[]): Promise<SalesOrder[]> {
+  if (orders.length === 0) return [];
+  const ids = orders.map((o) => o.id);
+  const [items, history] = await Promise.all([
+    tx('sales_order_items as i')
+      .join('articles as a', 'a.id', 'i.article_id')
+      .select('i.id', 'i.sales_order_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity')
+      .whereIn('i.sales_order_id', ids)
+      .orderBy('i.id') as Promise<SalesOrderItemRow[]>,
+    tx('sales_order_status_history as h')
+      .leftJoin('users as u', 'u.id', 'h.user_id')
+      .select('h.sales_order_id', 'h.status', 'h.at', 'h.user_id', 'u.name as user_name', 'u.email as user_email')
+      .whereIn('h.sales_order_id', ids)
+      .orderBy('h.id') as Promise<HistoryRow[]>,
+  ]);
+  return orders.map((o) => ({
+    ...o,
+    items: items.filter((i) => i.sales_order_id === o.id).map((i) => ({ ...i, quantity: Number(i.quantity) })),
+    history: history.filter((h) => h.sales_order_id === o.id),
+  }));
+}
+
+function inScope(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
+  return whereClientInScope(tx('sales_orders').select('*'), scope, 'company_id');
+}
+
+export interface SalesOrderFilters {
+  status?: SalesOrderStatus;
+  partner_id?: number;
+  internal_code?: string;
+  updatedSince?: string;
+}
+
+export async function listOrders(tx: Knex, scope: CompanyScope, filters: SalesOrderFilters, page: PageRequest): Promise<Paged<SalesOrderResource>> {
+  const query = inScope(tx, scope).orderBy('id', 'desc');
+  if (filters.status) query.where('status', filters.status);
+  if (filters.partner_id !== undefined) query.where('partner_id', filters.partner_id);
+  if (filters.internal_code !== undefined) query.where('internal_code', filters.internal_code);
+  if (filters.updatedSince !== undefined) query.where('updated_at', '>=', filters.updatedSince);
+  const result = await paged(query, page, (row: SalesOrderRow) => row);
+  return { rows: (await withDetails(tx, result.rows)).map(toSalesOrder), total: result.total };
+}
+
+export async function ordersAfter(tx: Knex, scope: CompanyScope, options: { after?: number; status?: SalesOrderStatus; limit: number }): Promise<SalesOrderResource[]> {
+  const query = inScope(tx, scope);
+  if (options.status) query.where('status', options.status);
+  return (await withDetails(tx, (await afterId(query, options.after, options.limit)) as SalesOrderRow[])).map(toSalesOrder);
+}
+
+export async function findOrder(tx: Knex, scope: CompanyScope, id: number): Promise<SalesOrder | undefined> {
+  const row = (await inScope(tx, scope).where('id', id).first()) as SalesOrderRow | undefined;
+  return row ? (await withDetails(tx, [row]))[0] : undefined;
+}
+
+export async function codeTaken(tx: Knex, clientId: number, code: string, exceptId?: number): Promise<boolean> {
+  const query = tx('sales_orders').select('id').where({ company_id: clientId, internal_code: code });
+  if (exceptId !== undefined) query.whereNot('id', exceptId);
+  return (await query.first()) !== undefined;
+}
+
+export async function insertOrder(tx: Knex, fields: Omit<SalesOrderRow, 'id' | 'status' | 'created_at' | 'updated_at'>): Promise<number> {
+  const now = nowDb();
+  return insertReturningId(tx, 'sales_orders', { ...fields, status: 'new', created_at: now, updated_at: now });
+}
+
+export async function insertItems(tx: Knex, orderId: number, lines: Array<{ articleId: number; um3pl: string; quantity: number }>): Promise<void> {
+  await tx('sales_order_items').insert(lines.map((l) => ({ sales_order_id: orderId, article_id: l.articleId, um3pl: l.um3pl, quantity: l.quantity })));
+}
+
+export async function deleteItems(tx: Knex, orderId: number): Promise<void> {
+  await tx('sales_order_items').where('sales_order_id', orderId).delete();
+}
+
+export async function addHistory(tx: Knex, orderId: number, status: SalesOrderStatus, userId: number | null): Promise<void> {
+  await tx('sales_order_status_history').insert({ sales_order_id: orderId, status, user_id: userId, at: nowDb() });
+}
+
+export async function updateOrder(tx: Knex, id: number, changes: Partial<SalesOrderRow>): Promise<void> {
+  await tx('sales_orders').where('id', id).update({ ...changes, updated_at: nowDb() });
+}
+
+/**
+ * Moves the order from `from` to `to` only if it is still in `from` (one statement): of two
+ * requests racing to move one order, exactly one wins. True when this one did.
+ */
+export async function moveStatus(tx: Knex, id: number, from: SalesOrderStatus, to: SalesOrderStatus): Promise<boolean> {
+  return (await tx('sales_orders').where({ id, status: from }).update({ status: to, updated_at: nowDb() })) === 1;
+}
+
+/** Locks a delivered order's row for the rest of the transaction (returns against it queue up); false when it is not delivered. */
+export async function lockDelivered(tx: Knex, id: number): Promise<boolean> {
+  return (await tx('sales_orders').where({ id, status: 'delivered' }).update({ id: tx.raw('??', ['id']) })) === 1;
+}
+
+/** Per article: what the order delivered, in thousandths. */
+export async function deliveredByArticle(tx: Knex, orderId: number): Promise<Map<number, number>> {
+  const rows: Array<{ article_id: number; total: number | string }> = await tx('sales_order_items')
+    .select('article_id')
+    .sum({ total: 'quantity' })
+    .where('sales_order_id', orderId)
+    .groupBy('article_id');
+  return new Map(rows.map((r) => [r.article_id, Number(r.total)]));
+}

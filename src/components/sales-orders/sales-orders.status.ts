@@ -1,0 +1,48 @@
+/**
+ * POST /api/sales-orders/{id}/status: moves an order along its status graph. The move is one
+ * conditional statement (of two requests racing on one order, one wins). Delivering takes every
+ * line off the stock of the order's warehouse and stock type, all lines or none, in the same
+ * transaction; cancelling releases the reservation. Each move records `sales_order.status_changed`.
+ */
+import { InputError, type FieldErrors } from '../../platform/errors.js';
+import type { TenantContext } from '../../platform/tenant-context.js';
+import { deliverStock } from '../stock/stock.service.js';
+import * as repository from './sales-orders.repository.js';
+import type { SalesOrderResource } from './sales-orders.repository.js';
+import { canMove, forbiddenMoveMessage, type SalesOrderStatus } from './sales-orders.rules.js';
+import { requireOrder, reserveLines, userOf, writeOrder } from './sales-orders.service.js';
+
+export async function changeSalesOrderStatus(ctx: TenantContext, id: number, to: SalesOrderStatus): Promise<SalesOrderResource> {
+  const before = await requireOrder(ctx.db, ctx.scope, id);
+  if (!canMove(before.status, to)) throw InputError.field('status', forbiddenMoveMessage(before.status, to));
+  return writeOrder(ctx, 'sales_order.status_changed', async (tx) => {
+    if (!(await repository.moveStatus(tx, id, before.status, to))) {
+      const now = (await repository.findOrder(tx, ctx.scope, id))!.status;
+      throw InputError.field('status', forbiddenMoveMessage(now, to));
+    }
+    const order = (await repository.findOrder(tx, ctx.scope, id))!;
+    if (to === 'delivered') {
+      const errors: FieldErrors = {};
+      for (const [index, item] of order.items.entries()) {
+        const field = `items.${index}.quantity_um3pl`;
+        const delivered = await deliverStock(tx, {
+          clientId: order.company_id,
+          warehouseId: order.source_warehouse_id,
+          articleId: item.article_id,
+          stockType: order.stock_type,
+          delta: -item.quantity,
+          cause: 'delivery',
+          document: { kind: 'sales_order', id },
+          userId: userOf(ctx),
+          articleCode: item.article_code,
+          field,
+        });
+        if (!delivered.ok) errors[field] = [delivered.message];
+      }
+      if (Object.keys(errors).length > 0) throw new InputError(errors, 'Not enough stock to deliver the order; nothing was delivered.');
+    }
+    if (to === 'cancelled') await reserveLines(tx, order, order.items, -1);
+    await repository.addHistory(tx, id, to, userOf(ctx));
+    return id;
+  });
+}
