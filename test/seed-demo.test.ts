@@ -72,9 +72,9 @@ describe('Demo data', () => {
     const orders = await as('acme.viewer@demo.test').get('/api/purchase-orders').expect(200);
     expect(orders.body.data.map((o: { internal_code: string; status: string }) => [o.internal_code, o.status])).to.deep.equal([['PO-ACME-0001', 'partially_received']]);
     const stock = await as('acme.viewer@demo.test').get('/api/stock').expect(200);
-    expect(stock.body.data.map((s: { article_code: string; quantity: number }) => [s.article_code, s.quantity])).to.deep.equal([
-      ['ACME-TOM-400', 120],
-      ['ACME-CHS-KG', 25.5],
+    expect(stock.body.data.map((s: { article_code: string; quantity: number; reserved: number; available: number }) => [s.article_code, s.quantity, s.reserved, s.available])).to.deep.equal([
+      ['ACME-TOM-400', 120, 20, 100],
+      ['ACME-CHS-KG', 25.5, 0, 25.5],
     ]);
     const globex = await as('globex.admin@demo.test').get('/api/purchase-orders').expect(200);
     expect(globex.body.data[0].status).to.equal('received');

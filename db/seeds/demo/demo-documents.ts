@@ -1,12 +1,13 @@
 /**
  * Demo documents, made through the services as a client would make them (so the stock ledger and
  * the events are what production would write): a purchase order per client, received in part
- * (Acme Foods) and in full (Globex Retail).
+ * (Acme Foods) and in full (Globex Retail), and a new sales order of Acme Foods that reserves stock.
  */
 import type { Knex } from 'knex';
 import { resolveAccess } from '../../../src/components/auth/access.service.js';
 import { createPurchaseOrder } from '../../../src/components/purchase-orders/purchase-orders.service.js';
 import { createReception } from '../../../src/components/receptions/receptions.service.js';
+import { createSalesOrder } from '../../../src/components/sales-orders/sales-orders.service.js';
 import type { Principal } from '../../../src/platform/openapi/handler-types.js';
 import type { TenantContext } from '../../../src/platform/tenant-context.js';
 
@@ -50,7 +51,8 @@ async function receiveOrder(
 }
 
 export async function seedDemoDocuments(db: Knex): Promise<void> {
-  await receiveOrder(await contextFor(db, 'acme.operator@demo.test', 'Acme Foods'), {
+  const acme = await contextFor(db, 'acme.operator@demo.test', 'Acme Foods');
+  await receiveOrder(acme, {
     supplier: 'SUP-ACME-01',
     code: 'PO-ACME-0001',
     warehouse: 'WH-BUC',
@@ -58,6 +60,13 @@ export async function seedDemoDocuments(db: Knex): Promise<void> {
       ['ACME-TOM-400', 'BUC', 240, 120],
       ['ACME-CHS-KG', 'KG', 25.5, 25.5],
     ],
+  });
+  // A new sales order reserves 20 of the 120 tomato-paste jars on hand.
+  await createSalesOrder(acme, {
+    partner_id: await idOf(db, 'partners', { code: 'CLI-ACME-01' }),
+    source_warehouse_id: await idOf(db, 'warehouses', { code: 'WH-BUC' }),
+    internal_code: 'SO-ACME-0001',
+    items: [{ article_id: await idOf(db, 'articles', { article_code: 'ACME-TOM-400' }), um3pl: 'BUC', quantity_um3pl: 20 }],
   });
   await receiveOrder(await contextFor(db, 'globex.admin@demo.test', 'Globex Retail'), {
     supplier: 'SUP-GLX-01',
