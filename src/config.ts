@@ -25,6 +25,13 @@ export interface Config {
   readonly storagePath: string;
   readonly heartbeatStaleMinutes: number;
   readonly trustProxy: boolean | number | string;
+  /** Webhook URLs may be http (not only https): local demos. */
+  readonly webhookAllowHttp: boolean;
+  /** Webhook URLs may resolve to loopback, private or link-local addresses: tests and local demos. */
+  readonly webhookAllowPrivateTargets: boolean;
+  readonly webhookTimeoutMs: number;
+  /** How often the webhook worker looks for work. */
+  readonly workerPollMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -111,5 +118,9 @@ export function loadConfig(env: Env = process.env): Config {
     storagePath: str(env, 'STORAGE_PATH', './storage'),
     heartbeatStaleMinutes: int(env, 'HEARTBEAT_STALE_MINUTES', 5, 1, 10_080),
     trustProxy: trustProxy(env),
+    webhookAllowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false),
+    webhookAllowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    workerPollMs: int(env, 'WORKER_POLL_MS', 1000, 10, 60_000),
   });
 }

@@ -15,6 +15,7 @@ import { receptionHandlers } from './components/receptions/receptions.handlers.j
 import { returnHandlers } from './components/returns/returns.handlers.js';
 import { salesOrderHandlers } from './components/sales-orders/sales-orders.handlers.js';
 import { stockHandlers } from './components/stock/stock.handlers.js';
+import { webhookHandlers } from './components/webhooks/webhooks.handlers.js';
 import { graphqlHandlers } from './graphql/graphql.handlers.js';
 import { referenceHandlers } from './components/reference/reference.handlers.js';
 
@@ -31,5 +32,6 @@ export const handlers: HandlerMap = {
   ...etsmHandlers,
   ...salesOrderHandlers,
   ...returnHandlers,
+  ...webhookHandlers,
   ...graphqlHandlers,
 };

@@ -11,10 +11,11 @@ import { createLogger } from './platform/logger.js';
 import { createMetrics } from './platform/metrics.js';
 import { connectRedis } from './platform/redis.js';
 import { startScheduler } from './scheduler.js';
+import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
 import { pruneIdempotencyKeys } from './platform/idempotency/idempotency.js';
 import { migrateLatest } from '../db/migrations/index.js';
 
-const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 20_000;
 
 function readConfig(): Config {
   try {
@@ -36,6 +37,11 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis });
   const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys]);
+  const worker =
+    config.worker === 'in-process'
+      ? createWebhookWorker({ db, logger, timeoutMs: config.webhookTimeoutMs, allowPrivateTargets: config.webhookAllowPrivateTargets, pollMs: config.workerPollMs })
+      : undefined;
+  worker?.start();
 
   const server: Server = express.listen(config.port, config.host, () => {
     const address = server.address();
@@ -59,6 +65,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
+      await worker?.stop();
       await Promise.allSettled([db.destroy(), redis?.close()]);
       process.exit(0);
     });

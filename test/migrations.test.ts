@@ -8,6 +8,7 @@ const TABLES = [
   'companies', 'users', 'company_users', 'company_modules', 'personal_access_tokens', 'partners', 'warehouses', 'units', 'heartbeats',
   'articles', 'outbox_events', 'idempotency_keys', 'purchase_orders', 'purchase_order_items', 'receptions', 'reception_items',
   'stock_balances', 'stock_movements', 'sales_orders', 'sales_order_items', 'sales_order_status_history', 'returns', 'return_items',
+  'webhooks', 'webhook_deliveries',
 ];
 
 async function tablesOf(db: Knex): Promise<string[]> {

@@ -9,6 +9,7 @@ import * as m003 from './003_outbox_events.js';
 import * as m004 from './004_idempotency_keys.js';
 import * as m005 from './005_inbound_and_stock.js';
 import * as m006 from './006_outbound_and_returns.js';
+import * as m007 from './007_webhooks.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -17,6 +18,7 @@ const migrations: Record<string, Knex.Migration> = {
   '004_idempotency_keys': m004,
   '005_inbound_and_stock': m005,
   '006_outbound_and_returns': m006,
+  '007_webhooks': m007,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

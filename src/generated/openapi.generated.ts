@@ -1748,7 +1748,7 @@ export interface components {
              */
             warehouse_id: number;
             /**
-             * @description A delivered sales order of the same partner; each line may return at most what the order delivered less earlier returns.
+             * @description A delivered sales order of the same client; each line may return at most what the order delivered less earlier returns.
              * @example 77
              */
             sales_order_id?: number | null;

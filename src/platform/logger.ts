@@ -6,6 +6,6 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'appName'>): Logg
   return pino({
     name: config.appName,
     level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'password', '*.password'],
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'password', '*.password', 'secret', '*.secret'],
   });
 }

@@ -40,6 +40,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     STORAGE_PATH: mkdtempSync(path.join(tmpdir(), 'tpl-storage-')),
     ETSM_TOKEN: ETSM_TEST_TOKEN,
     MDM_TOKEN: MDM_TEST_TOKEN,
+    // Webhook receivers of the tests listen on 127.0.0.1 over http.
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...overrides,
   });
 }

@@ -7,6 +7,7 @@
 import type { World } from './factories.js';
 import { receivedOrder } from './inbound.js';
 import { outboundDocuments } from './outbound.js';
+import { subscription } from './webhooks.js';
 
 type Params = Record<string, number | string>;
 
@@ -65,7 +66,27 @@ export const tenantResources: Record<string, TenantResource> = {
     otherProvider: async (other) => ({ id: (await outboundDocuments(other, other.client.id)).returnId }),
     siblingClient: async (own) => ({ id: (await outboundDocuments(own, own.otherClient.id)).returnId }),
   },
+  '/api/webhooks/{id}': {
+    otherProvider: async (other) => ({ id: (await subscription(other, other.client.id)).webhookId }),
+    siblingClient: async (own) => ({ id: (await subscription(own, own.otherClient.id)).webhookId }),
+  },
+  '/api/webhooks/{id}/deliveries': {
+    otherProvider: async (other) => ({ id: (await subscription(other, other.client.id)).webhookId }),
+    siblingClient: async (own) => ({ id: (await subscription(own, own.otherClient.id)).webhookId }),
+  },
+  '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+    otherProvider: async (other) => subscriptionParams(await subscription(other, other.client.id)),
+    siblingClient: async (own) => subscriptionParams(await subscription(own, own.otherClient.id)),
+  },
+  '/api/webhooks/{id}/ping': {
+    otherProvider: async (other) => ({ id: (await subscription(other, other.client.id)).webhookId }),
+    siblingClient: async (own) => ({ id: (await subscription(own, own.otherClient.id)).webhookId }),
+  },
   '/api/warehouses/{warehouseId}': {
     otherProvider: (other) => ({ warehouseId: other.warehouses[0]! }),
   },
 };
+
+function subscriptionParams(made: { webhookId: number; deliveryId: number }): Params {
+  return { id: made.webhookId, deliveryId: made.deliveryId };
+}

@@ -22,6 +22,10 @@ describe('loadConfig', () => {
       storagePath: './storage',
       heartbeatStaleMinutes: 5,
       trustProxy: false,
+      webhookAllowHttp: false,
+      webhookAllowPrivateTargets: false,
+      webhookTimeoutMs: 10_000,
+      workerPollMs: 1000,
     };
     expect(loadConfig({})).to.deep.equal(expected);
   });

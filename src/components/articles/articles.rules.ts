@@ -12,17 +12,3 @@ export function integerOnlyOf(body: { integer_only?: boolean; integer_only_um3pl
   }
   return field ?? alias;
 }
-
-/** Only the fields of `next` whose values differ from `current`. */
-export function changedFields<T extends object>(current: T, next: Partial<T>): Partial<T> {
-  const changes: Partial<T> = {};
-  for (const [key, value] of Object.entries(next) as Array<[keyof T, T[keyof T]]>) {
-    if (value !== undefined && value !== normalizeBoolean(current[key])) changes[key] = value;
-  }
-  return changes;
-}
-
-/** SQLite and MySQL answer booleans as 0/1. */
-function normalizeBoolean(value: unknown): unknown {
-  return value === 0 || value === 1 ? Boolean(value) : value;
-}

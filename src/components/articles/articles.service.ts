@@ -3,10 +3,12 @@
  * catalogue, keeps `article_code` unique per client, and records its event in its transaction.
  */
 import type { Knex } from 'knex';
+import { changedFields } from '../../kernel/changes.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { isPrimaryKeyViolation, isUniqueViolation } from '../../platform/db/driver-errors.js';
 import type { Paged } from '../../platform/db/queries.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
@@ -15,8 +17,7 @@ import type { TenantContext } from '../../platform/tenant-context.js';
 import { requireUnit } from '../reference/reference.service.js';
 import * as repository from './articles.repository.js';
 import type { Article, ArticleFields, ArticleRow } from './articles.repository.js';
-import { changedFields, integerOnlyOf } from './articles.rules.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { integerOnlyOf } from './articles.rules.js';
 
 export type { Article };
 type ArticlePatch = Schema<'ArticlePatch'>;

@@ -4,6 +4,7 @@
  * and the order is cancelled only while nothing is received.
  */
 import type { Knex } from 'knex';
+import { changedFields } from '../../kernel/changes.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
@@ -30,6 +31,7 @@ const messages = {
   linesLocked: (status: string) => `The lines can change only while nothing is received; the order is ${status}.`,
   cannotCancel: (status: string) => `The order can be cancelled only while nothing is received; it is ${status}.`,
   cancelled: 'The order is cancelled; its lines can no longer change.',
+  cancelling: 'The order is being cancelled by this update; its lines cannot change with it.',
 };
 
 function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
@@ -125,9 +127,11 @@ export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: 
   let lines: Awaited<ReturnType<typeof resolveLines>> | undefined;
   if (body.items !== undefined) {
     if (order.status === 'cancelled') throw InputError.field('items', messages.cancelled);
+    if (changes.status === 'cancelled') throw InputError.field('items', messages.cancelling);
     if (anythingReceived(progress)) throw InputError.field('items', messages.linesLocked(order.status));
     lines = await resolveLines(ctx.db, { clientId: order.company_id, providerId: scope.providerId }, body.items);
   }
+  if (!lines && Object.keys(changedFields(order, changes)).length === 0) return repository.toPurchaseOrder(order);
   return write(ctx, 'purchase_order.updated', async (tx) => {
     await repository.lockOrder(tx, id);
     if (changes.internal_code !== undefined && (await repository.codeTaken(tx, order.company_id, changes.internal_code, id))) {

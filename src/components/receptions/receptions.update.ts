@@ -36,7 +36,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
     seen.add(item.id);
     const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
     if (!quantity.ok) return addError(errors, `items.${i}.quantity_um3pl`, quantity.message);
-    if (quantity.thousandths !== item.quantity) corrections.push({ index: i, item, quantity: quantity.thousandths });
+    corrections.push({ index: i, item, quantity: quantity.thousandths });
   });
   failIfAny(errors);
 
@@ -46,8 +46,13 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       if (changes.internal_code && (await repository.codeTaken(tx, reception.company_id, changes.internal_code, id))) {
         throw InputError.field('internal_code', messages.codeTaken);
       }
+      // The lines as they are now, after the lock: a correction that raced this one has committed.
+      const current = new Map((await repository.findReception(tx, scope, id))!.items.map((i) => [i.id, i.quantity]));
+      let moved = false;
       for (const { index, item, quantity } of corrections) {
-        const delta = quantity - item.quantity;
+        const delta = quantity - current.get(item.id)!;
+        if (delta === 0) continue;
+        moved = true;
         const field = `items.${index}.quantity_um3pl`;
         if (!(await moveReceived(tx, reception.purchase_order_id, item.po_item_id, delta))) {
           throw InputError.field(field, `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`);
@@ -66,8 +71,8 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
         });
         await repository.setItemQuantity(tx, item.id, quantity);
       }
-      if (corrections.length > 0) await refreshAfterReceipt(tx, scope, reception.purchase_order_id);
-      if (Object.keys(changes).length > 0 || corrections.length > 0) await repository.updateReception(tx, id, changes);
+      if (moved) await refreshAfterReceipt(tx, scope, reception.purchase_order_id);
+      if (Object.keys(changes).length > 0 || moved) await repository.updateReception(tx, id, changes);
       return repository.toReception((await repository.findReception(tx, scope, id))!);
     });
   } catch (error) {

@@ -160,9 +160,13 @@ export async function moveStatus(tx: Knex, id: number, from: SalesOrderStatus, t
   return (await tx('sales_orders').where({ id, status: from }).update({ status: to, updated_at: nowDb() })) === 1;
 }
 
-/** Locks a delivered order's row for the rest of the transaction (returns against it queue up); false when it is not delivered. */
-export async function lockDelivered(tx: Knex, id: number): Promise<boolean> {
-  return (await tx('sales_orders').where({ id, status: 'delivered' }).update({ id: tx.raw('??', ['id']) })) === 1;
+/**
+ * Locks a delivered order of the client for the rest of the transaction (returns against it queue
+ * up); false when there is none. It must be the transaction's first statement: on MySQL/MariaDB a
+ * plain read before it would fix the transaction's snapshot before the previous holder committed.
+ */
+export async function lockDelivered(tx: Knex, id: number, clientId: number): Promise<boolean> {
+  return (await tx('sales_orders').where({ id, company_id: clientId, status: 'delivered' }).update({ id: tx.raw('??', ['id']) })) === 1;
 }
 
 /** Per article: what the order delivered, in thousandths. */

@@ -4,6 +4,7 @@
  * shows as backordered). Lines, warehouse and stock type change only while the order is new.
  */
 import type { Knex } from 'knex';
+import { changedFields } from '../../kernel/changes.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
@@ -18,7 +19,7 @@ import { getPartner, getWarehouse } from '../reference/reference.service.js';
 import { reserveStock } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
-import { isOpen, type SalesOrderStatus } from './sales-orders.rules.js';
+import type { SalesOrderStatus } from './sales-orders.rules.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
 export type { SalesOrder, SalesOrderResource };
@@ -173,23 +174,29 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
     onlyWhileNew('items');
     lines = await resolveLines(ctx.db, { clientId: order.company_id, providerId: scope.providerId }, body.items);
   }
+  if (!lines && Object.keys(changedFields(order, changes)).length === 0) return repository.toSalesOrder(order);
+  const moves = lines !== undefined || changes.source_warehouse_id !== undefined || changes.stock_type !== undefined;
   return writeOrder(ctx, 'sales_order.updated', async (tx) => {
-    if (changes.internal_code !== undefined && (await repository.codeTaken(tx, order.company_id, changes.internal_code, id))) {
-      throw InputError.field('internal_code', messages.codeTaken);
-    }
-    const moves = lines !== undefined || changes.source_warehouse_id !== undefined || changes.stock_type !== undefined;
-    if (moves && isOpen(order.status)) {
-      // The reservation follows the lines, warehouse and stock type: release the old, reserve the new.
+    if (moves) {
+      // The order's row is locked first (a plain read before it would, on MySQL/MariaDB, fix a
+      // snapshot older than a concurrent update), and it must still be new.
       if (!(await repository.moveStatus(tx, id, 'new', 'new'))) {
         const current = (await repository.findOrder(tx, ctx.scope, id))!.status;
         throw InputError.field('items', messages.onlyWhileNew('items', current));
       }
-      await reserveLines(tx, order, order.items, -1);
+    }
+    if (changes.internal_code !== undefined && (await repository.codeTaken(tx, order.company_id, changes.internal_code, id))) {
+      throw InputError.field('internal_code', messages.codeTaken);
+    }
+    if (moves) {
+      // The reservation follows the lines, warehouse and stock type: release what the order holds now, reserve the new.
+      const held = (await repository.findOrder(tx, ctx.scope, id))!;
+      await reserveLines(tx, held, held.items, -1);
       if (lines) {
         await repository.deleteItems(tx, id);
         await repository.insertItems(tx, id, lines);
       }
-      await reserveLines(tx, { ...order, ...changes }, lines ? asLines(lines) : order.items, 1);
+      await reserveLines(tx, { ...held, ...changes }, lines ? asLines(lines) : held.items, 1);
     }
     await repository.updateOrder(tx, id, changes);
     return id;
@@ -201,9 +208,9 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
  * order (concurrent returns against it wait their turn) and answers what it delivered per article.
  */
 export async function lockDeliveredOrder(tx: Knex.Transaction, scope: CompanyScope, id: number, clientId: number): Promise<Map<number, number>> {
-  const order = await repository.findOrder(tx, scope, id);
-  if (!order || order.company_id !== clientId) throw InputError.field('sales_order_id', 'The sales_order_id must be a delivered sales order of the same client.');
-  if (!(await repository.lockDelivered(tx, id))) {
+  if (!(await repository.lockDelivered(tx, id, clientId))) {
+    const order = await repository.findOrder(tx, scope, id);
+    if (!order || order.company_id !== clientId) throw InputError.field('sales_order_id', 'The sales_order_id must be a delivered sales order of the same client.');
     throw InputError.field('sales_order_id', `Sales order ${id} is ${order.status}; only a delivered order can be returned against.`);
   }
   return repository.deliveredByArticle(tx, id);

@@ -4,6 +4,7 @@ import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
+import { engineOf } from '../../platform/db/database.js';
 import { afterId, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -59,10 +60,14 @@ function balances(tx: Knex): Knex.QueryBuilder {
     .select('b.id', 'b.company_id', 'b.warehouse_id', 'b.article_id', 'a.article_code', 'b.stock_type', 'b.quantity', 'b.reserved', 'b.updated_at');
 }
 
-export async function findBalance(tx: Knex, key: StockKey): Promise<StockLevel | undefined> {
-  const row = (await balances(tx)
-    .where({ 'b.company_id': key.clientId, 'b.warehouse_id': key.warehouseId, 'b.article_id': key.articleId, 'b.stock_type': key.stockType })
-    .first()) as BalanceRow | undefined;
+/**
+ * The balance of `key`. `current` reads it as last committed (a locking read on MySQL/MariaDB),
+ * not as the transaction's snapshot saw it: what a refusal reports must be what is on hand now.
+ */
+export async function findBalance(tx: Knex, key: StockKey, options: { current?: boolean } = {}): Promise<StockLevel | undefined> {
+  const query = balances(tx).where({ 'b.company_id': key.clientId, 'b.warehouse_id': key.warehouseId, 'b.article_id': key.articleId, 'b.stock_type': key.stockType });
+  if (options.current && engineOf(tx) === 'mysql') query.forUpdate('b');
+  const row = (await query.first()) as BalanceRow | undefined;
   return row ? toStockLevel(row) : undefined;
 }
 

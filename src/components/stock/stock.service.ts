@@ -64,7 +64,7 @@ export async function applyStockChange(tx: Knex.Transaction, change: StockChange
   if (change.delta > 0) {
     await repository.raiseBalance(tx, change, change.delta);
   } else if (!(await repository.lowerBalance(tx, change, -change.delta))) {
-    throw InputError.field(change.field, shortfall(change, (await repository.findBalance(tx, change))?.quantity ?? 0));
+    throw InputError.field(change.field, shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0));
   }
   return recordMovement(tx, change);
 }
@@ -78,7 +78,7 @@ export async function deliverStock(tx: Knex.Transaction, change: StockChange): P
   assertDelta(change.delta);
   if (change.delta > 0) throw new Error('A delivery lowers stock');
   if (!(await repository.deliverFromBalance(tx, change, -change.delta))) {
-    return { ok: false, message: shortfall(change, (await repository.findBalance(tx, change))?.quantity ?? 0) };
+    return { ok: false, message: shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0) };
   }
   await recordMovement(tx, change);
   return { ok: true };

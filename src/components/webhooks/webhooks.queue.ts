@@ -1,0 +1,133 @@
+/**
+ * The SQL of the delivery queue, for the worker: fan-out of outbox events into deliveries, claims
+ * (FOR UPDATE SKIP LOCKED on MySQL/MariaDB, so several workers never take the same delivery; one
+ * worker on SQLite), and the result of each attempt, written only by the claim's holder.
+ */
+import type { Knex } from 'knex';
+import { engineOf } from '../../platform/db/database.js';
+import type { DeliveryStatus, WebhookRow } from './webhooks.repository.js';
+
+export interface OutboxRow {
+  id: number;
+  event_id: string;
+  company_id: number;
+  type: string;
+  data: string;
+  occurred_at: string;
+}
+
+export interface ClaimedDelivery {
+  id: number;
+  webhook_id: number;
+  event_id: string;
+  payload: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  failing_since: string | null;
+}
+
+function skipLocked<T extends Knex.QueryBuilder>(tx: Knex, query: T): T {
+  return engineOf(tx) === 'mysql' ? (query.forUpdate().skipLocked() as T) : query;
+}
+
+export async function undispatchedEvents(tx: Knex.Transaction, limit: number): Promise<OutboxRow[]> {
+  return skipLocked(tx, tx('outbox_events').select('id', 'event_id', 'company_id', 'type', 'data', 'occurred_at').whereNull('dispatched_at').orderBy('id').limit(limit));
+}
+
+/** Active subscriptions of these companies or of their providers. */
+export async function subscriptionsFor(tx: Knex.Transaction, companyIds: number[]): Promise<Array<WebhookRow & { for_company: number }>> {
+  if (companyIds.length === 0) return [];
+  const direct = tx('webhooks as w').select('w.*', 'w.company_id as for_company').whereIn('w.company_id', companyIds).where('w.active', true);
+  const viaProvider = tx('webhooks as w')
+    .join('companies as c', 'c.provider_id', 'w.company_id')
+    .select('w.*', 'c.id as for_company')
+    .whereIn('c.id', companyIds)
+    .where('w.active', true);
+  return direct.unionAll(viaProvider);
+}
+
+export async function markDispatched(tx: Knex.Transaction, ids: number[], now: string): Promise<void> {
+  if (ids.length > 0) await tx('outbox_events').whereIn('id', ids).update({ dispatched_at: now });
+}
+
+export async function insertDeliveries(
+  tx: Knex.Transaction,
+  rows: Array<{ webhook_id: number; event_id: string; event_type: string; payload: string }>,
+  now: string,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx('webhook_deliveries').insert(rows.map((r) => ({ ...r, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })));
+}
+
+/** Takes up to `limit` due deliveries of active subscriptions for `token` until `until`; answers their ids. */
+export async function claimDue(tx: Knex.Transaction, options: { now: string; until: string; token: string; limit: number }): Promise<number[]> {
+  const due = skipLocked(
+    tx,
+    tx('webhook_deliveries as d')
+      .join('webhooks as w', 'w.id', 'd.webhook_id')
+      .select('d.id')
+      .whereIn('d.status', ['pending', 'retrying'])
+      .where('w.active', true)
+      .where('d.next_attempt_at', '<=', options.now)
+      .where((q) => q.whereNull('d.claimed_until').orWhere('d.claimed_until', '<', options.now))
+      .orderBy('d.next_attempt_at')
+      .limit(options.limit),
+  );
+  const ids = ((await due) as Array<{ id: number | string }>).map((r) => Number(r.id));
+  if (ids.length === 0) return [];
+  await tx('webhook_deliveries')
+    .whereIn('id', ids)
+    .where((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', options.now))
+    .update({ claim_token: options.token, claimed_until: options.until });
+  return ids;
+}
+
+export async function claimedBy(tx: Knex, token: string): Promise<ClaimedDelivery[]> {
+  const rows = await tx('webhook_deliveries as d')
+    .join('webhooks as w', 'w.id', 'd.webhook_id')
+    .select('d.id', 'd.webhook_id', 'd.event_id', 'd.payload', 'd.attempts', 'w.url', 'w.secret', 'w.failing_since')
+    .where('d.claim_token', token)
+    .orderBy('d.id');
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** Writes the result of an attempt, only while this claim still holds the delivery. */
+export async function recordAttempt(
+  db: Knex,
+  id: number,
+  token: string,
+  result: {
+    status: DeliveryStatus;
+    attempts: number;
+    next_attempt_at: string | null;
+    last_response_code: number | null;
+    last_error: string | null;
+    delivered_at: string | null;
+    now: string;
+  },
+): Promise<boolean> {
+  const { now, ...fields } = result;
+  const changed = await db('webhook_deliveries')
+    .where({ id, claim_token: token })
+    .update({ ...fields, claim_token: null, claimed_until: null, updated_at: now });
+  return changed === 1;
+}
+
+export async function releaseClaims(db: Knex, token: string): Promise<void> {
+  await db('webhook_deliveries').where('claim_token', token).update({ claim_token: null, claimed_until: null });
+}
+
+/** After a delivered attempt the subscription is no longer failing. */
+export async function markHealthy(db: Knex, webhookId: number): Promise<void> {
+  await db('webhooks').where('id', webhookId).whereNotNull('failing_since').update({ failing_since: null });
+}
+
+/** After a failed attempt: the subscription is failing since now, unless it already was. */
+export async function markFailing(db: Knex, webhookId: number, now: string): Promise<void> {
+  await db('webhooks').where('id', webhookId).whereNull('failing_since').update({ failing_since: now });
+}
+
+export async function disable(db: Knex, webhookId: number, reason: string, now: string): Promise<void> {
+  await db('webhooks').where('id', webhookId).update({ active: false, disabled_reason: reason, updated_at: now });
+}

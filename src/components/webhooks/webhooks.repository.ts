@@ -1,0 +1,124 @@
+/** Webhook subscriptions and their delivery log: SQL only, always within the company scope. */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { nowDb, toApiTime } from '../../kernel/time.js';
+import { insertReturningId } from '../../platform/db/database.js';
+import { paged, type Paged } from '../../platform/db/queries.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+
+export type Webhook = Schema<'Webhook'>;
+export type WebhookDelivery = Schema<'WebhookDelivery'>;
+export type DeliveryStatus = Schema<'WebhookDeliveryStatus'>;
+
+export interface WebhookRow {
+  id: number;
+  company_id: number;
+  url: string;
+  events: string;
+  description: string | null;
+  secret: string;
+  active: boolean | number;
+  disabled_reason: string | null;
+  failing_since: string | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+export interface DeliveryRow {
+  id: number;
+  webhook_id: number;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_response_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string | Date;
+}
+
+/** The subscription as reads show it: never its secret. */
+export function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as Webhook['events'],
+    description: row.description,
+    active: Boolean(row.active),
+    disabled_reason: row.disabled_reason,
+    created_at: toApiTime(row.created_at),
+    updated_at: toApiTime(row.updated_at),
+  };
+}
+
+export function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: Number(row.id),
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    last_response_code: row.last_response_code,
+    last_error: row.last_error,
+    next_attempt_at: row.next_attempt_at === null ? null : toApiTime(row.next_attempt_at),
+    delivered_at: row.delivered_at === null ? null : toApiTime(row.delivered_at),
+    created_at: toApiTime(row.created_at),
+  };
+}
+
+/** Subscriptions of the company in scope and, for a provider, of its clients. */
+function inScope(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
+  const query = tx('webhooks').select('*');
+  return scope.kind === 'all' ? query : query.whereIn('company_id', [scope.companyId, ...scope.clientIds]);
+}
+
+export function listWebhooks(tx: Knex, scope: CompanyScope, page: PageRequest): Promise<Paged<Webhook>> {
+  return paged(inScope(tx, scope).orderBy('id'), page, toWebhook);
+}
+
+export async function findWebhook(tx: Knex, scope: CompanyScope, id: number): Promise<WebhookRow | undefined> {
+  return inScope(tx, scope).where('id', id).first();
+}
+
+export async function insertWebhook(
+  tx: Knex,
+  fields: { company_id: number; url: string; events: string[]; description: string | null; secret: string; active: boolean },
+): Promise<number> {
+  const now = nowDb();
+  return insertReturningId(tx, 'webhooks', { ...fields, events: JSON.stringify(fields.events), created_at: now, updated_at: now });
+}
+
+export async function updateWebhook(tx: Knex, id: number, changes: Partial<Omit<WebhookRow, 'events'>> & { events?: string[] }): Promise<void> {
+  const { events, ...rest } = changes;
+  await tx('webhooks').where('id', id).update({ ...rest, ...(events ? { events: JSON.stringify(events) } : {}), updated_at: nowDb() });
+}
+
+export async function deleteWebhook(tx: Knex, id: number): Promise<void> {
+  await tx('webhook_deliveries').where('webhook_id', id).delete();
+  await tx('webhooks').where('id', id).delete();
+}
+
+export function listDeliveries(tx: Knex, webhookId: number, status: DeliveryStatus | undefined, page: PageRequest): Promise<Paged<WebhookDelivery>> {
+  const query = tx('webhook_deliveries').select('*').where('webhook_id', webhookId).orderBy('id', 'desc');
+  if (status) query.where('status', status);
+  return paged(query, page, toDelivery);
+}
+
+export async function findDelivery(tx: Knex, webhookId: number, id: number): Promise<DeliveryRow | undefined> {
+  return tx('webhook_deliveries').select('*').where({ webhook_id: webhookId, id }).first();
+}
+
+export async function insertDelivery(
+  tx: Knex,
+  fields: { webhook_id: number; event_id: string; event_type: string; payload: string; now: string },
+): Promise<number> {
+  const { now, ...rest } = fields;
+  return insertReturningId(tx, 'webhook_deliveries', { ...rest, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now });
+}
+
+export async function findDeliveryById(tx: Knex, id: number): Promise<DeliveryRow> {
+  return tx('webhook_deliveries').select('*').where('id', id).first();
+}

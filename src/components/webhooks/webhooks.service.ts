@@ -1,0 +1,136 @@
+/**
+ * Webhook subscriptions of a company: `{ url, events, description, active }`. The signing secret
+ * is shown when the subscription is created and when it is rotated, never on a read. Deliveries
+ * are listed, sent again (same event, same `webhook-id`) and tested with a `webhook.ping`.
+ */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import { eventId } from '../../kernel/ids.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { nowDb, toApiTime } from '../../kernel/time.js';
+import type { Paged } from '../../platform/db/queries.js';
+import { InputError, NotFoundError } from '../../platform/errors.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import type { TenantContext } from '../../platform/tenant-context.js';
+import * as repository from './webhooks.repository.js';
+import type { DeliveryStatus, Webhook, WebhookDelivery, WebhookRow } from './webhooks.repository.js';
+import { newSecret } from './webhooks.signing.js';
+import { refuseTarget, type TargetPolicy } from './webhooks.targets.js';
+
+type WithSecret = Schema<'WebhookWithSecret'>;
+
+const messages = {
+  notFound: (id: number) => `Webhook ${id} was not found.`,
+  deliveryNotFound: (id: number) => `Delivery ${id} was not found.`,
+};
+
+/** The body of a delivery, exactly as it is sent and signed. */
+export function eventBody(event: { id: string; type: string; occurredAt: string; companyId: number; data: unknown }): string {
+  return JSON.stringify({ id: event.id, type: event.type, timestamp: toApiTime(event.occurredAt), company_id: event.companyId, data: event.data });
+}
+
+function companyOf(scope: CompanyScope): number {
+  if (scope.kind !== 'company') throw new Error('Webhook writes need a company scope (X-Company-Id)');
+  return scope.companyId;
+}
+
+async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
+  const refusal = await refuseTarget(url, policy);
+  if (refusal) throw InputError.field('url', refusal);
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+async function requireWebhook(ctx: TenantContext, id: number): Promise<WebhookRow> {
+  const row = await repository.findWebhook(ctx.db, ctx.scope, id);
+  if (!row) throw new NotFoundError(messages.notFound(id));
+  return row;
+}
+
+export function listWebhooks(ctx: TenantContext, page: PageRequest): Promise<Paged<Webhook>> {
+  return repository.listWebhooks(ctx.db, ctx.scope, page);
+}
+
+export async function getWebhook(ctx: TenantContext, id: number): Promise<Webhook> {
+  return repository.toWebhook(await requireWebhook(ctx, id));
+}
+
+export async function createWebhook(ctx: TenantContext, body: Schema<'WebhookCreate'>, policy: TargetPolicy): Promise<WithSecret> {
+  const companyId = companyOf(ctx.scope);
+  await checkUrl(body.url, policy);
+  const secret = newSecret();
+  const id = await repository.insertWebhook(ctx.db, {
+    company_id: companyId,
+    url: body.url,
+    events: unique(body.events),
+    description: body.description ?? null,
+    secret,
+    active: body.active ?? true,
+  });
+  return { ...repository.toWebhook((await repository.findWebhook(ctx.db, ctx.scope, id))!), secret };
+}
+
+export async function updateWebhook(ctx: TenantContext, id: number, body: Schema<'WebhookUpdate'>, policy: TargetPolicy): Promise<Webhook | WithSecret> {
+  const current = await requireWebhook(ctx, id);
+  if (body.url !== undefined) await checkUrl(body.url, policy);
+  const changes: Parameters<typeof repository.updateWebhook>[2] = {};
+  if (body.url !== undefined) changes.url = body.url;
+  if (body.events !== undefined) changes.events = unique(body.events);
+  if (body.description !== undefined) changes.description = body.description;
+  if (body.active !== undefined) {
+    changes.active = body.active;
+    // Switching a subscription on again clears why the server had switched it off.
+    if (body.active) Object.assign(changes, { disabled_reason: null, failing_since: null });
+  }
+  const secret = body.rotate_secret ? newSecret() : undefined;
+  if (secret) changes.secret = secret;
+  await repository.updateWebhook(ctx.db, current.id, changes);
+  const updated = repository.toWebhook((await repository.findWebhook(ctx.db, ctx.scope, id))!);
+  return secret ? { ...updated, secret } : updated;
+}
+
+export async function deleteWebhook(ctx: TenantContext, id: number): Promise<void> {
+  const current = await requireWebhook(ctx, id);
+  await ctx.db.transaction((tx) => repository.deleteWebhook(tx, current.id));
+}
+
+export async function listDeliveries(ctx: TenantContext, id: number, status: DeliveryStatus | undefined, page: PageRequest): Promise<Paged<WebhookDelivery>> {
+  const webhook = await requireWebhook(ctx, id);
+  return repository.listDeliveries(ctx.db, webhook.id, status, page);
+}
+
+async function queued(db: Knex, deliveryId: number): Promise<WebhookDelivery> {
+  return repository.toDelivery(await repository.findDeliveryById(db, deliveryId));
+}
+
+/** Sends a delivery's event again, as a new delivery with the same `webhook-id`. */
+export async function redeliver(ctx: TenantContext, id: number, deliveryId: number): Promise<WebhookDelivery> {
+  const webhook = await requireWebhook(ctx, id);
+  const delivery = await repository.findDelivery(ctx.db, webhook.id, deliveryId);
+  if (!delivery) throw new NotFoundError(messages.deliveryNotFound(deliveryId));
+  const created = await repository.insertDelivery(ctx.db, {
+    webhook_id: webhook.id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    payload: delivery.payload,
+    now: nowDb(),
+  });
+  return queued(ctx.db, created);
+}
+
+/** Queues a `webhook.ping` test event to the subscription. */
+export async function ping(ctx: TenantContext, id: number): Promise<WebhookDelivery> {
+  const webhook = await requireWebhook(ctx, id);
+  const now = nowDb();
+  const event = eventId();
+  const created = await repository.insertDelivery(ctx.db, {
+    webhook_id: webhook.id,
+    event_id: event,
+    event_type: 'webhook.ping',
+    payload: eventBody({ id: event, type: 'webhook.ping', occurredAt: now, companyId: webhook.company_id, data: { webhook_id: webhook.id } }),
+    now,
+  });
+  return queued(ctx.db, created);
+}

@@ -1,0 +1,166 @@
+/**
+ * The webhook worker: fans outbox events out into deliveries for every active subscription that
+ * wants them, then sends the due deliveries it has claimed, signed per Standard Webhooks. 2xx
+ * delivers; 410 switches the subscription off; anything else is retried on the schedule of
+ * webhooks.rules.ts, and a subscription failing for three days is switched off. A claim is a lease:
+ * a worker that dies mid-delivery loses nothing, its claims expire and another worker sends them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { nowDb } from '../../kernel/time.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { recordHeartbeat } from '../health/health.service.js';
+import * as queue from './webhooks.queue.js';
+import type { ClaimedDelivery } from './webhooks.queue.js';
+import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs, wants } from './webhooks.rules.js';
+import { send as sendHttp, type SendResult } from './webhooks.sender.js';
+import { signature } from './webhooks.signing.js';
+import { eventBody } from './webhooks.service.js';
+
+export const WORKER_HEARTBEAT = 'webhook-worker';
+const FAN_OUT_BATCH = 200;
+const CLAIM_BATCH = 50;
+const PARALLEL_SENDS = 8;
+
+export interface WorkerOptions {
+  db: Knex;
+  logger: Logger;
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  pollMs: number;
+  /** Epoch milliseconds; tests move it. */
+  clock?: () => number;
+  /** In [0, 1): the jitter of retries. */
+  random?: () => number;
+  send?: (url: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean }) => Promise<SendResult>;
+}
+
+export interface WebhookWorker {
+  /** One round: fan out, then send what is due. */
+  runOnce(): Promise<{ fannedOut: number; attempted: number }>;
+  start(): void;
+  /** Stops looking for work, lets the sends under way finish, releases unsent claims. */
+  stop(): Promise<void>;
+}
+
+export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
+  const { db, logger } = options;
+  const clock = options.clock ?? (() => Date.now());
+  const random = options.random ?? Math.random;
+  const sendOne = options.send ?? sendHttp;
+  const dbTime = (ms: number): string => nowDb(() => ms);
+  const leaseMs = options.timeoutMs + 20_000;
+
+  async function fanOut(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const count = await inTransaction(db, async (tx) => {
+        const events = await queue.undispatchedEvents(tx, FAN_OUT_BATCH);
+        const subscriptions = await queue.subscriptionsFor(tx, [...new Set(events.map((e) => e.company_id))]);
+        const rows = events.flatMap((event) =>
+          subscriptions
+            .filter((s) => s.for_company === event.company_id && wants(JSON.parse(s.events) as string[], event.type))
+            .map((s) => ({
+              webhook_id: s.id,
+              event_id: event.event_id,
+              event_type: event.type,
+              payload: eventBody({ id: event.event_id, type: event.type, occurredAt: event.occurred_at, companyId: event.company_id, data: JSON.parse(event.data) }),
+            })),
+        );
+        const now = dbTime(clock());
+        await queue.insertDeliveries(tx, rows, now);
+        await queue.markDispatched(tx, events.map((e) => e.id), now);
+        total += rows.length;
+        return events.length;
+      });
+      if (count < FAN_OUT_BATCH) return total;
+    }
+  }
+
+  async function attempt(delivery: ClaimedDelivery, token: string): Promise<void> {
+    const timestamp = Math.floor(clock() / 1000);
+    const headers = {
+      'webhook-id': delivery.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature(delivery.secret, delivery.event_id, timestamp, delivery.payload),
+    };
+    const result = await sendOne(delivery.url, delivery.payload, headers, { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivateTargets });
+    const now = clock();
+    const attempts = delivery.attempts + 1;
+    const base = { attempts, last_response_code: result.status ?? null, last_error: result.error ?? null, now: dbTime(now) };
+    const outcome = result.refused ? 'refused' : outcomeOf(result.status);
+    logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempts, status: result.status, outcome }, 'webhook attempt');
+    if (outcome === 'delivered') {
+      await queue.recordAttempt(db, delivery.id, token, { ...base, status: 'delivered', next_attempt_at: null, delivered_at: dbTime(now) });
+      await queue.markHealthy(db, delivery.webhook_id);
+      return;
+    }
+    if (outcome === 'refused' || outcome === 'gone') {
+      const error = outcome === 'gone' ? 'The endpoint answered 410 Gone; the subscription is switched off.' : result.error!;
+      await queue.recordAttempt(db, delivery.id, token, { ...base, last_error: error, status: 'failed', next_attempt_at: null, delivered_at: null });
+      if (outcome === 'gone') await queue.disable(db, delivery.webhook_id, `The endpoint answered 410 Gone at ${dbTime(now)} UTC.`, dbTime(now));
+      return;
+    }
+    const delay = nextDelayMs(attempts, random(), retryAfterMs(result.retryAfter, now));
+    const error = result.error ?? `The endpoint answered ${result.status}.`;
+    await queue.recordAttempt(db, delivery.id, token, {
+      ...base,
+      last_error: error,
+      status: delay === undefined ? 'failed' : 'retrying',
+      next_attempt_at: delay === undefined ? null : dbTime(now + delay),
+      delivered_at: null,
+    });
+    await queue.markFailing(db, delivery.webhook_id, dbTime(now));
+    if (delivery.failing_since !== null && delivery.failing_since <= dbTime(now - FAILING_DISABLE_AFTER_MS)) {
+      const reason = `Every delivery since ${delivery.failing_since} UTC failed; switched off at ${dbTime(now)} UTC.`;
+      await queue.disable(db, delivery.webhook_id, reason, dbTime(now));
+    }
+  }
+
+  async function deliverDue(): Promise<number> {
+    const token = randomUUID();
+    const now = clock();
+    await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit: CLAIM_BATCH }));
+    const claimed = await queue.claimedBy(db, token);
+    for (let i = 0; i < claimed.length; i += PARALLEL_SENDS) {
+      if (stopping) break;
+      await Promise.all(claimed.slice(i, i + PARALLEL_SENDS).map((d) => attempt(d, token)));
+    }
+    await queue.releaseClaims(db, token);
+    return claimed.length;
+  }
+
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<unknown> | undefined;
+
+  async function runOnce(): Promise<{ fannedOut: number; attempted: number }> {
+    const fannedOut = await fanOut();
+    const attempted = await deliverDue();
+    await recordHeartbeat(db, WORKER_HEARTBEAT);
+    return { fannedOut, attempted };
+  }
+
+  const loop = (): void => {
+    if (stopping) return;
+    current = runOnce()
+      .catch((err: unknown) => logger.error({ err }, 'webhook worker round failed'))
+      .finally(() => {
+        if (!stopping) timer = setTimeout(loop, options.pollMs);
+      });
+  };
+
+  return {
+    runOnce,
+    start: () => {
+      stopping = false;
+      loop();
+    },
+    stop: async () => {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The webhook worker as its own process (`npm run worker`), for scaling delivery out: on
+ * MySQL/MariaDB any number of workers run side by side (they claim with SKIP LOCKED); on SQLite,
+ * run one (or the in-process worker of the server, WORKER=in-process). SIGTERM lets the sends under
+ * way finish and releases the rest of its claims.
+ */
+import { ConfigError, loadConfig } from './config.js';
+import { createDb } from './platform/db/database.js';
+import { createLogger } from './platform/logger.js';
+import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
+
+function readConfig(): ReturnType<typeof loadConfig> {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const logger = createLogger(config);
+const db = createDb(config.databaseUrl);
+const worker = createWebhookWorker({
+  db,
+  logger,
+  timeoutMs: config.webhookTimeoutMs,
+  allowPrivateTargets: config.webhookAllowPrivateTargets,
+  pollMs: config.workerPollMs,
+});
+worker.start();
+logger.info('webhook worker started');
+
+let stopping = false;
+const stop = (signal: string): void => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'webhook worker stopping');
+  void worker.stop().then(async () => {
+    await db.destroy();
+    process.exit(0);
+  });
+};
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));

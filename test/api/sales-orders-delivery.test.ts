@@ -1,0 +1,164 @@
+/** Moving a sales order to `delivered`: stock falls by every line, all or nothing, with its movements and events; too little stock is a 422 per short line. */
+import { expect } from 'chai';
+import { createWorld, type World } from '../helpers/factories.js';
+import { harness, type Harness } from '../helpers/harness.js';
+import {
+  buc, createSalesOrder, deliveryMovements, freshArticle, levels, moveThrough, outboundState, receiveStock, stockRow, type Article, type Line,
+} from '../helpers/outbound-fixtures.js';
+
+const SHORT = 'Not enough stock to deliver the order; nothing was delivered.';
+
+describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered)', () => {
+  let h: Harness;
+  let world: World;
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+  });
+
+  const deliver = (id: number) => world.as('operator').post(`/api/sales-orders/${id}/status`).send({ status: 'delivered' });
+  const kgLine = (article: Article, quantity: number | string): Line => ({ article_id: article.id, um3pl: 'KG', quantity_um3pl: quantity });
+  const eventRows = async (afterId: number) =>
+    (await h.db('outbox_events').where('company_id', world.client.id).where('id', '>', afterId).orderBy('id').select('type', 'data')).map((e) => [e.type, JSON.parse(e.data)]);
+  const lastEventId = async () => Number((await h.db('outbox_events').max({ id: 'id' }).first())?.id ?? 0);
+  const shortfall = (article: Article, onHand: number, needed: number, short: number, warehouse = world.warehouses[0], stockType = 'STOC_OK') =>
+    `Not enough ${stockType} stock of article ${article.code} in warehouse ${warehouse}: ${onHand} on hand, ${needed} needed, short by ${short}.`;
+
+  it('When a picked order of two lines is delivered, Then stock falls by each line, its reservation is released, one movement per line and the events are recorded', async () => {
+    const a = await freshArticle(h.db, world.client.id);
+    const kg = await freshArticle(h.db, world.client.id, 'KG');
+    await receiveStock(world, a, 10);
+    await receiveStock(world, kg, 4, world.warehouses[0], 'KG');
+    await createSalesOrder(world, [buc(a, 2)]);
+    const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3), kgLine(kg, '2,5')])).id, ['picking', 'picked']);
+    expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 5, available: 5, backordered: 0 });
+    expect(await levels(world, kg.id)).to.deep.equal({ quantity: 4, reserved: 2.5, available: 1.5, backordered: 0 });
+    const since = await lastEventId();
+
+    const res = await deliver(order.id).expect(200);
+    const delivered = res.body.data;
+    expect(delivered).to.deep.include({ id: order.id, status: 'delivered', items: order.items });
+    expect(delivered.status_history.map((e: { status: string }) => e.status)).to.deep.equal(['new', 'picking', 'picked', 'delivered']);
+    expect(await levels(world, a.id)).to.deep.equal({ quantity: 7, reserved: 2, available: 5, backordered: 0 });
+    expect(await levels(world, kg.id)).to.deep.equal({ quantity: 1.5, reserved: 0, available: 1.5, backordered: 0 });
+
+    const user = world.users.operator.id;
+    expect(await deliveryMovements(h.db, order.id)).to.deep.equal([
+      [a.id, -3000, 'STOC_OK', 'delivery', world.warehouses[0], user],
+      [kg.id, -2500, 'STOC_OK', 'delivery', world.warehouses[0], user],
+    ]);
+    const movements = await h.db('stock_movements').where({ document_id: order.id, document_kind: 'sales_order' });
+    expect(movements.map((m) => m.company_id)).to.deep.equal([world.client.id, world.client.id]);
+
+    expect(await eventRows(since)).to.deep.equal([
+      ['stock.changed', await stockRow(world, a.id)],
+      ['stock.changed', await stockRow(world, kg.id)],
+      ['sales_order.status_changed', delivered],
+    ]);
+  });
+
+  it('When the order is of STOC_DEFECT stock in the second warehouse, Then only that stock falls', async () => {
+    const a = await freshArticle(h.db, world.client.id);
+    await receiveStock(world, a, 10);
+    await receiveStock(world, a, 10, world.warehouses[1]);
+    await world.as('operator').post('/api/returns')
+      .send({ partner_id: world.partners.client, warehouse_id: world.warehouses[1], items: [{ ...buc(a, 3), stock_type: 'STOC_DEFECT' }] })
+      .expect(201);
+    const order = await createSalesOrder(world, [buc(a, 2)], { source_warehouse_id: world.warehouses[1], stock_type: 'STOC_DEFECT' });
+    await moveThrough(world, order.id, ['picking', 'picked', 'delivered']);
+    expect(await levels(world, a.id, world.warehouses[1], 'STOC_DEFECT')).to.deep.equal({ quantity: 1, reserved: 0, available: 1, backordered: 0 });
+    expect(await levels(world, a.id, world.warehouses[1], 'STOC_OK')).to.deep.equal({ quantity: 10, reserved: 0, available: 10, backordered: 0 });
+    expect(await levels(world, a.id, world.warehouses[0], 'STOC_OK')).to.deep.equal({ quantity: 10, reserved: 0, available: 10, backordered: 0 });
+    expect(await deliveryMovements(h.db, order.id)).to.deep.equal([[a.id, -2000, 'STOC_DEFECT', 'delivery', world.warehouses[1], world.users.operator.id]]);
+  });
+
+  describe('too little stock', () => {
+    /** Delivers and expects a 422 with exactly `errors`, and that nothing of the client changed. */
+    async function refused(orderId: number, errors: Record<string, string[]>, articles: Article[]): Promise<void> {
+      const before = await outboundState(h.db, world.client.id);
+      const stock = await Promise.all(articles.map((a) => levels(world, a.id)));
+      const res = await deliver(orderId).expect(422);
+      expect(res.body).to.deep.equal({ message: SHORT, errors });
+      expect(await outboundState(h.db, world.client.id)).to.deep.equal(before);
+      expect(await Promise.all(articles.map((a) => levels(world, a.id)))).to.deep.equal(stock);
+      expect((await h.db('sales_orders').where('id', orderId).first()).status).to.equal('picked');
+      expect(await deliveryMovements(h.db, orderId)).to.deep.equal([]);
+    }
+
+    it('When two of three lines are short, Then it answers 422 naming each short line with its article and shortfall, and nothing changes', async () => {
+      const [a, b, c] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+      await receiveStock(world, a, 10);
+      await receiveStock(world, b, 2);
+      const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3), buc(b, 5), buc(c, 4)])).id, ['picking', 'picked']);
+      await refused(order.id, {
+        'items.1.quantity_um3pl': [shortfall(b, 2, 5, 3)],
+        'items.2.quantity_um3pl': [shortfall(c, 0, 4, 4)],
+      }, [a, b, c]);
+      expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 3, available: 7, backordered: 0 });
+      expect((await world.as('viewer').get(`/api/sales-orders/${order.id}`).expect(200)).body.data).to.deep.equal(order);
+    });
+
+    it('When only the last line is short, Then the first lines are not delivered either', async () => {
+      const [a, b] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+      await receiveStock(world, a, 10);
+      await receiveStock(world, b, 1);
+      const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 10), buc(b, 2)])).id, ['picking', 'picked']);
+      await refused(order.id, { 'items.1.quantity_um3pl': [shortfall(b, 1, 2, 1)] }, [a, b]);
+      expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 10, available: 0, backordered: 0 });
+    });
+
+    it('When two lines of one article together need more than on hand, Then the second line is short by the difference and neither is delivered; within stock both are', async () => {
+      const a = await freshArticle(h.db, world.client.id);
+      await receiveStock(world, a, 4);
+      const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 2), buc(a, 3)])).id, ['picking', 'picked']);
+      const before = await outboundState(h.db, world.client.id);
+      const res = await deliver(order.id).expect(422);
+      expect(res.body.message).to.equal(SHORT);
+      expect(res.body.errors).to.have.all.keys('items.1.quantity_um3pl');
+      expect(res.body.errors['items.1.quantity_um3pl']).to.have.length(1);
+      expect(res.body.errors['items.1.quantity_um3pl'][0]).to.match(new RegExp(`^Not enough STOC_OK stock of article ${a.code} in warehouse ${world.warehouses[0]}: .* 3 needed, short by 1\\.$`));
+      expect(await outboundState(h.db, world.client.id)).to.deep.equal(before);
+      expect(await levels(world, a.id)).to.deep.equal({ quantity: 4, reserved: 5, available: 0, backordered: 1 });
+
+      await receiveStock(world, a, 1);
+      await deliver(order.id).expect(200);
+      expect(await levels(world, a.id)).to.deep.equal({ quantity: 0, reserved: 0, available: 0, backordered: 0 });
+      expect((await deliveryMovements(h.db, order.id)).map((m) => m[1])).to.deep.equal([-2000, -3000]);
+    });
+
+    it('When a KG line is short by a fraction, Then the message shows the decimals', async () => {
+      const kg = await freshArticle(h.db, world.client.id, 'KG');
+      await receiveStock(world, kg, 1.25, world.warehouses[0], 'KG');
+      const order = await moveThrough(world, (await createSalesOrder(world, [kgLine(kg, '2,5')])).id, ['picking', 'picked']);
+      await refused(order.id, { 'items.0.quantity_um3pl': [shortfall(kg, 1.25, 2.5, 1.25)] }, [kg]);
+    });
+
+    it('When the stock is in another warehouse or of another type, Then the order is short in its own', async () => {
+      const a = await freshArticle(h.db, world.client.id);
+      await receiveStock(world, a, 10);
+      const elsewhere = await moveThrough(world, (await createSalesOrder(world, [buc(a, 1)], { source_warehouse_id: world.warehouses[1] })).id, ['picking', 'picked']);
+      await refused(elsewhere.id, { 'items.0.quantity_um3pl': [shortfall(a, 0, 1, 1, world.warehouses[1])] }, [a]);
+      const quarantined = await moveThrough(world, (await createSalesOrder(world, [buc(a, 1)], { stock_type: 'STOC_QUARANTINE' })).id, ['picking', 'picked']);
+      await refused(quarantined.id, { 'items.0.quantity_um3pl': [shortfall(a, 0, 1, 1, world.warehouses[0], 'STOC_QUARANTINE')] }, [a]);
+      expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 0, available: 10, backordered: 0 });
+    });
+
+    it('When an earlier delivery took the stock, Then the next is short; once stock arrives it is delivered', async () => {
+      const a = await freshArticle(h.db, world.client.id);
+      await receiveStock(world, a, 5);
+      const first = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3)])).id, ['picking', 'picked']);
+      const second = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3)])).id, ['picking', 'picked']);
+      expect(await levels(world, a.id)).to.deep.equal({ quantity: 5, reserved: 6, available: 0, backordered: 1 });
+      await deliver(first.id).expect(200);
+      expect(await levels(world, a.id)).to.deep.equal({ quantity: 2, reserved: 3, available: 0, backordered: 1 });
+      await refused(second.id, { 'items.0.quantity_um3pl': [shortfall(a, 2, 3, 1)] }, [a]);
+
+      await receiveStock(world, a, 1);
+      const res = await deliver(second.id).expect(200);
+      expect(res.body.data.status).to.equal('delivered');
+      expect(await levels(world, a.id)).to.deep.equal({ quantity: 0, reserved: 0, available: 0, backordered: 0 });
+      expect(await deliveryMovements(h.db, second.id)).to.deep.equal([[a.id, -3000, 'STOC_OK', 'delivery', world.warehouses[0], world.users.operator.id]]);
+    });
+  });
+});
