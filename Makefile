@@ -13,10 +13,11 @@ $(INSTALLED): package.json package-lock.json
 
 install: $(INSTALLED)
 
-## make run: install, check generated files, migrate and seed the demo (SQLite), serve on PORT (3000)
+## make run: install, check generated files, migrate and seed the demo (SQLite), serve on PORT (3000).
+## The demo lets webhooks go to http receivers on this machine (production refuses both by default).
 run: install codegen-check
 	$(TSX) db/cli.ts seed-demo
-	$(TSX) src/main.ts
+	WEBHOOK_ALLOW_HTTP=$${WEBHOOK_ALLOW_HTTP:-true} WEBHOOK_ALLOW_PRIVATE_TARGETS=$${WEBHOOK_ALLOW_PRIVATE_TARGETS:-true} $(TSX) src/main.ts
 
 ## make test: install, check generated files, run every suite on SQLite and on MariaDB
 test: install codegen-check
