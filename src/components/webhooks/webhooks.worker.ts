@@ -20,8 +20,9 @@ import { eventBody } from './webhooks.service.js';
 
 export const WORKER_HEARTBEAT = 'webhook-worker';
 const FAN_OUT_BATCH = 200;
-const CLAIM_BATCH = 50;
 const PARALLEL_SENDS = 8;
+/** A round sends at most this many, then fans out again and writes its heartbeat. */
+const MAX_SENDS_PER_ROUND = 200;
 
 export interface WorkerOptions {
   db: Knex;
@@ -91,26 +92,29 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     const base = { attempts, last_response_code: result.status ?? null, last_error: result.error ?? null, now: dbTime(now) };
     const outcome = result.refused ? 'refused' : outcomeOf(result.status);
     logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempts, status: result.status, outcome }, 'webhook attempt');
+    // A worker that lost its claim (its lease ran out and another took the delivery) changes nothing.
     if (outcome === 'delivered') {
-      await queue.recordAttempt(db, delivery.id, token, { ...base, status: 'delivered', next_attempt_at: null, delivered_at: dbTime(now) });
-      await queue.markHealthy(db, delivery.webhook_id);
+      if (await queue.recordAttempt(db, delivery.id, token, { ...base, status: 'delivered', next_attempt_at: null, delivered_at: dbTime(now) })) {
+        await queue.markHealthy(db, delivery.webhook_id);
+      }
       return;
     }
     if (outcome === 'refused' || outcome === 'gone') {
       const error = outcome === 'gone' ? 'The endpoint answered 410 Gone; the subscription is switched off.' : result.error!;
-      await queue.recordAttempt(db, delivery.id, token, { ...base, last_error: error, status: 'failed', next_attempt_at: null, delivered_at: null });
-      if (outcome === 'gone') await queue.disable(db, delivery.webhook_id, `The endpoint answered 410 Gone at ${dbTime(now)} UTC.`, dbTime(now));
+      const held = await queue.recordAttempt(db, delivery.id, token, { ...base, last_error: error, status: 'failed', next_attempt_at: null, delivered_at: null });
+      if (held && outcome === 'gone') await queue.disable(db, delivery.webhook_id, `The endpoint answered 410 Gone at ${dbTime(now)} UTC.`, dbTime(now));
       return;
     }
     const delay = nextDelayMs(attempts, random(), retryAfterMs(result.retryAfter, now));
     const error = result.error ?? `The endpoint answered ${result.status}.`;
-    await queue.recordAttempt(db, delivery.id, token, {
+    const held = await queue.recordAttempt(db, delivery.id, token, {
       ...base,
       last_error: error,
       status: delay === undefined ? 'failed' : 'retrying',
       next_attempt_at: delay === undefined ? null : dbTime(now + delay),
       delivered_at: null,
     });
+    if (!held) return;
     await queue.markFailing(db, delivery.webhook_id, dbTime(now));
     if (delivery.failing_since !== null && delivery.failing_since <= dbTime(now - FAILING_DISABLE_AFTER_MS)) {
       const reason = `Every delivery since ${delivery.failing_since} UTC failed; switched off at ${dbTime(now)} UTC.`;
@@ -118,17 +122,24 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     }
   }
 
+  /**
+   * Claims as many due deliveries as it sends at once, sends them, and claims again: one lease
+   * (the send timeout and a margin) always covers the sends made under it, so no delivery is sent
+   * after its claim ran out (another worker may have taken it by then).
+   */
   async function deliverDue(): Promise<number> {
-    const token = randomUUID();
-    const now = clock();
-    await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit: CLAIM_BATCH }));
-    const claimed = await queue.claimedBy(db, token);
-    for (let i = 0; i < claimed.length; i += PARALLEL_SENDS) {
-      if (stopping) break;
-      await Promise.all(claimed.slice(i, i + PARALLEL_SENDS).map((d) => attempt(d, token)));
+    let attempted = 0;
+    while (!stopping && attempted < MAX_SENDS_PER_ROUND) {
+      const token = randomUUID();
+      const now = clock();
+      await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit: PARALLEL_SENDS }));
+      const claimed = await queue.claimedBy(db, token);
+      if (claimed.length === 0) break;
+      await Promise.all(claimed.map((d) => attempt(d, token)));
+      await queue.releaseClaims(db, token);
+      attempted += claimed.length;
     }
-    await queue.releaseClaims(db, token);
-    return claimed.length;
+    return attempted;
   }
 
   let stopping = false;

@@ -1,0 +1,136 @@
+/**
+ * Subscriptions the worker switches off: at once on 410 Gone, and after three days in which every
+ * delivery failed. A switched-off subscription says why and gets no later events.
+ */
+import { expect } from 'chai';
+import { createWorld, type World } from '../helpers/factories.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import {
+  apiMs, createArticle, DAY, deliveries, HOUR, isolatedApp, MINUTE, onlyDelivery, readWebhook, SECOND, subscribe, testClock, testWorker,
+  type Clock, type Isolated,
+} from './support.js';
+import type { WebhookWorker } from '../../src/components/webhooks/webhooks.worker.js';
+
+describe('Webhook subscriptions switched off by the worker', () => {
+  let h: Isolated;
+  const receivers: Receiver[] = [];
+  const receiver = async (...args: Parameters<typeof startReceiver>): Promise<Receiver> => {
+    const started = await startReceiver(...args);
+    receivers.push(started);
+    return started;
+  };
+
+  before(async () => {
+    h = await isolatedApp();
+  });
+
+  after(async () => {
+    for (const r of receivers) await r.close();
+    await h?.close();
+  });
+
+  /** Runs the worker now, then at each next due time of the subscription's open deliveries until none is open (or the subscription is off). */
+  async function driveToEnd(world: World, webhookId: number, worker: WebhookWorker, clock: Clock): Promise<void> {
+    await worker.runOnce();
+    for (let round = 0; round < 100; round++) {
+      const open = (await deliveries(world, webhookId)).filter((d) => d.status === 'pending' || d.status === 'retrying');
+      if (open.length === 0 || !(await readWebhook(world, webhookId)).active) return;
+      clock.set(Math.max(clock(), ...open.map((d) => apiMs(d.next_attempt_at!))));
+      await worker.runOnce();
+    }
+    throw new Error('The deliveries did not end within 100 rounds');
+  }
+
+  it('When the receiver answers 410, Then the subscription is switched off with a reason, the delivery is failed, and later events are not sent to it', async () => {
+    const target = await receiver({ status: 410 });
+    const world = await createWorld(h.app, h.db);
+    const { id: webhookId } = await subscribe(world, target.url);
+    const clock = testClock();
+    const worker = testWorker(h.db, clock);
+    await createArticle(world);
+
+    await worker.runOnce();
+
+    expect(target.received).to.have.length(1);
+    expect(await onlyDelivery(world, webhookId)).to.include({ status: 'failed', attempts: 1, last_response_code: 410, next_attempt_at: null });
+    const off = await readWebhook(world, webhookId);
+    expect(off.active).to.equal(false);
+    expect(off.disabled_reason).to.be.a('string').and.match(/410/);
+    const listed = (await world.as('admin').get('/api/webhooks').expect(200)).body.data.find((w: { id: number }) => w.id === webhookId);
+    expect(listed).to.include({ active: false, disabled_reason: off.disabled_reason });
+
+    target.setDefault({ status: 200 });
+    await createArticle(world);
+    await world.as('admin').post(`/api/webhooks/${webhookId}/ping`).expect(202);
+    for (const step of [SECOND, HOUR, DAY]) {
+      clock.advance(step);
+      await worker.runOnce();
+    }
+    expect(target.received).to.have.length(1);
+    expect((await deliveries(world, webhookId)).filter((d) => d.status === 'delivered')).to.deep.equal([]);
+  });
+
+  it('When every delivery of a subscription fails for three days (several events), Then it is switched off at the first failure past three days, with a reason', async () => {
+    const target = await receiver({ status: 500 });
+    const world = await createWorld(h.app, h.db);
+    const { id: webhookId } = await subscribe(world, target.url);
+    const clock = testClock();
+    const t0 = clock();
+    const worker = testWorker(h.db, clock);
+
+    for (const day of [0, 1, 2]) {
+      clock.set(t0 + day * DAY);
+      await createArticle(world);
+      await driveToEnd(world, webhookId, worker, clock);
+      expect((await readWebhook(world, webhookId)).active, `still active on day ${day}`).to.equal(true);
+    }
+    expect((await deliveries(world, webhookId)).map((d) => [d.status, d.attempts])).to.deep.equal([['failed', 10], ['failed', 10], ['failed', 10]]);
+
+    // A fourth event just before the three days: its attempts at -60 s, -55 s and -25 s leave it on; the one at +95 s switches it off.
+    clock.set(t0 + 3 * DAY - MINUTE);
+    await createArticle(world);
+    await worker.runOnce();
+    for (const due of [3 * DAY - 55 * SECOND, 3 * DAY - 25 * SECOND]) {
+      expect((await readWebhook(world, webhookId)).active).to.equal(true);
+      clock.set(t0 + due);
+      await worker.runOnce();
+    }
+    expect((await readWebhook(world, webhookId)).active, 'still active before three days are over').to.equal(true);
+    const attemptsBefore = target.received.length;
+    clock.set(t0 + 3 * DAY + 95 * SECOND);
+    await worker.runOnce();
+    expect(target.received).to.have.length(attemptsBefore + 1);
+
+    const off = await readWebhook(world, webhookId);
+    expect(off.active).to.equal(false);
+    expect(off.disabled_reason).to.be.a('string').and.match(/fail/i);
+
+    target.setDefault({ status: 200 });
+    await createArticle(world);
+    clock.advance(DAY);
+    await worker.runOnce();
+    expect(target.received).to.have.length(attemptsBefore + 1);
+  });
+
+  it('When one delivery succeeds in between, Then three days counted from the first failure do not switch the subscription off', async () => {
+    const target = await receiver({ status: 500 });
+    const world = await createWorld(h.app, h.db);
+    const { id: webhookId } = await subscribe(world, target.url);
+    const clock = testClock();
+    const t0 = clock();
+    const worker = testWorker(h.db, clock);
+
+    await createArticle(world);
+    await driveToEnd(world, webhookId, worker, clock);
+    clock.set(t0 + 2 * DAY);
+    target.script({ status: 200 });
+    await createArticle(world);
+    await worker.runOnce();
+    clock.set(t0 + 3 * DAY + HOUR);
+    await createArticle(world);
+    await worker.runOnce();
+
+    expect((await deliveries(world, webhookId)).map((d) => d.status)).to.deep.equal(['failed', 'delivered', 'retrying']);
+    expect(await readWebhook(world, webhookId)).to.include({ active: true, disabled_reason: null });
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * Shared set-up of the webhook worker suites. Each suite runs its app on a database of its own
+ * (a migrated scratch database on MariaDB, SQLite in memory or in a temporary file), because the
+ * worker takes every due delivery of its database: deliveries other suites leave behind in the
+ * run's database would otherwise take its claims and move its clock for them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { pino, type Logger } from 'pino';
+import { migrateLatest } from '../../db/migrations/index.js';
+import { createWebhookWorker, type WebhookWorker, type WorkerOptions } from '../../src/components/webhooks/webhooks.worker.js';
+import { epochMs } from '../../src/kernel/time.js';
+import { createDb } from '../../src/platform/db/database.js';
+import { createScratchDatabase } from '../helpers/database.js';
+import { unique, type World } from '../helpers/factories.js';
+import { buildApp, type Harness } from '../helpers/harness.js';
+import { testEnv } from '../helpers/test-env.js';
+
+export const silent = pino({ level: 'silent' });
+
+export interface Isolated extends Harness {
+  /** DATABASE_URL of this database (another process can open it; not so SQLite in memory). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** An app (allowing http and private targets, as the harness does) on a migrated database of its own. */
+export async function isolatedApp(options: { file?: boolean; logger?: Logger } = {}): Promise<Isolated> {
+  let database: { db: Knex; url: string; close(): Promise<void> };
+  if (testEnv.engine === 'mysql') {
+    database = await createScratchDatabase();
+  } else if (options.file) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tpl-webhooks-'));
+    const url = `sqlite:${path.join(dir, 'db.sqlite')}`;
+    const db = createDb(url);
+    database = { db, url, close: async () => (await db.destroy(), rmSync(dir, { recursive: true, force: true })) };
+  } else {
+    const db = createDb('sqlite::memory:');
+    database = { db, url: 'sqlite::memory:', close: () => db.destroy() };
+  }
+  await migrateLatest(database.db);
+  const h = await buildApp({ deps: { db: database.db, ...(options.logger ? { logger: options.logger } : {}) } });
+  return { ...h, url: database.url, close: () => database.close() };
+}
+
+/** A clock the test moves: epoch milliseconds. */
+export interface Clock {
+  (): number;
+  set(ms: number): void;
+  advance(ms: number): void;
+}
+
+export function testClock(start = Date.now()): Clock {
+  let now = start;
+  const clock = (() => now) as Clock;
+  clock.set = (ms) => void (now = ms);
+  clock.advance = (ms) => void (now += ms);
+  return clock;
+}
+
+/** A worker with the test's clock and no jitter (random 0.5 is a factor of exactly 1). */
+export function testWorker(db: Knex, clock: Clock, overrides: Partial<WorkerOptions> = {}): WebhookWorker {
+  return createWebhookWorker({ db, logger: silent, timeoutMs: 2000, allowPrivateTargets: true, pollMs: 50, clock, random: () => 0.5, ...overrides });
+}
+
+/** A subscription of the world's client, created through the API by its admin: its id and secret. */
+export async function subscribe(world: World, url: string, events: string[] = ['*']): Promise<{ id: number; secret: string }> {
+  const res = await world.as('admin').post('/api/webhooks').send({ url, events }).expect(201);
+  return { id: res.body.data.id as number, secret: res.body.data.secret as string };
+}
+
+export interface ArticleBody {
+  id: number;
+  article_code: string;
+  [key: string]: unknown;
+}
+
+/** Creates an article of the world's client through the API (201 expected). */
+export async function createArticle(world: World, code = unique('WH-')): Promise<ArticleBody> {
+  const res = await world.as('admin').post('/api/articles').send({ article_code: code, description: `Webhook test ${code}`, um3pl: 'BUC' }).expect(201);
+  return res.body.data as ArticleBody;
+}
+
+export interface Delivery {
+  id: number;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'retrying' | 'delivered' | 'failed';
+  attempts: number;
+  last_response_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+/** The delivery log of a subscription as the API shows it, oldest first. */
+export async function deliveries(world: World, webhookId: number): Promise<Delivery[]> {
+  const res = await world.as('admin').get(`/api/webhooks/${webhookId}/deliveries?per_page=100`).expect(200);
+  return (res.body.data as Delivery[]).reverse();
+}
+
+/** The only delivery of a subscription. */
+export async function onlyDelivery(world: World, webhookId: number): Promise<Delivery> {
+  const rows = await deliveries(world, webhookId);
+  if (rows.length !== 1) throw new Error(`Expected one delivery of webhook ${webhookId}, found ${rows.length}`);
+  return rows[0]!;
+}
+
+/** The subscription as GET /api/webhooks/{id} shows it. */
+export async function readWebhook(world: World, webhookId: number): Promise<{ active: boolean; disabled_reason: string | null }> {
+  return (await world.as('admin').get(`/api/webhooks/${webhookId}`).expect(200)).body.data;
+}
+
+/** An API time (2026-11-21T10:00:00.000000Z) in epoch milliseconds. */
+export function apiMs(value: string): number {
+  return Date.parse(value);
+}
+
+export { epochMs };
+
+/** The event ids the outbox recorded for a company, oldest first. */
+export async function outboxIds(db: Knex, companyId: number): Promise<string[]> {
+  return (await db('outbox_events').where('company_id', companyId).orderBy('id').select('event_id')).map((r: { event_id: string }) => r.event_id);
+}
+
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;

@@ -1,0 +1,134 @@
+/**
+ * The webhook worker as its own process (`node --import tsx src/worker.ts`), on a database another
+ * process can open (MariaDB, or a temporary SQLite file): killed with SIGKILL while the receiver
+ * holds a request open, it loses nothing; the next process sends everything, the held delivery again
+ * once its lease (WEBHOOK_TIMEOUT_MS + 20 s) has ended; SIGTERM stops a worker cleanly.
+ */
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createWorld } from '../helpers/factories.js';
+import { OK, startReceiver, type Receiver } from '../helpers/receiver.js';
+import { createArticle, deliveries, isolatedApp, outboxIds, subscribe, type Isolated } from './support.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TIMEOUT_MS = 500;
+
+interface WorkerProcess {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('The webhook worker process', function () {
+  this.timeout(120_000);
+  let h: Isolated;
+  let receiver: Receiver;
+  const processes: WorkerProcess[] = [];
+
+  function startWorker(): WorkerProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      cwd: ROOT,
+      env: {
+        DATABASE_URL: h.url,
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+        WORKER_POLL_MS: '50',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const started = { child, output, exited };
+    processes.push(started);
+    return started;
+  }
+
+  before(async () => {
+    h = await isolatedApp({ file: true });
+    receiver = await startReceiver();
+  });
+
+  after(async () => {
+    for (const { child, exited } of processes) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
+    await receiver?.close();
+    await h?.close();
+  });
+
+  it('When a worker process is killed (SIGKILL) while the receiver holds a request, Then another process delivers every event, the held one again after the lease, and SIGTERM ends it with exit code 0', async () => {
+    const world = await createWorld(h.app, h.db);
+    const { id: webhookId, secret } = await subscribe(world, receiver.url, ['article.created']);
+    const answered = (): Set<string> => new Set(receiver.received.filter((r) => r.answer !== 'hang').map((r) => String(r.headers['webhook-id'])));
+
+    for (let i = 0; i < 3; i++) await createArticle(world);
+    const first = startWorker();
+    await until(() => answered().size === 3, 30_000, 'the first process to deliver 3 events');
+
+    receiver.setDefault('hang');
+    await createArticle(world);
+    await receiver.waitFor(4, 10_000);
+    first.child.kill('SIGKILL');
+    expect(await first.exited).to.deep.equal({ code: null, signal: 'SIGKILL' });
+    const held = receiver.received[3]!;
+    expect(held.answer).to.equal('hang');
+    await createArticle(world); // while no worker runs
+    receiver.releaseHeld({ status: 500 }); // too late: nobody listens for this answer any more
+
+    receiver.setDefault(OK);
+    const second = startWorker();
+    const events = await outboxIds(h.db, world.client.id);
+    expect(events).to.have.length(5);
+    await until(() => events.every((id) => answered().has(id)), 60_000, 'the second process to deliver every event');
+
+    const heldId = String(held.headers['webhook-id']);
+    const again = receiver.received.filter((r) => r.headers['webhook-id'] === heldId);
+    expect(again, 'the held delivery is sent again').to.have.length(2);
+    expect(again[1]!.at - again[0]!.at, 'not before its lease ended').to.be.at.least(20_000 + TIMEOUT_MS - 1000);
+    await until(async () => (await deliveries(world, webhookId)).every((d) => d.status === 'delivered'), 10_000, 'the log to say delivered');
+    expect(await deliveries(world, webhookId)).to.have.length(5);
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).to.deep.equal({ code: 0, signal: null });
+    const log = [...first.output, ...second.output].join('');
+    expect(log).to.include('webhook worker started').and.include('webhook worker stopping');
+    expect(log).to.not.include(secret.slice('whsec_'.length));
+  });
+
+  it('When SIGTERM arrives while 8 sends are held and 2 more are claimed, Then the sends under way finish and are recorded, the rest are released, and the exit code is 0', async () => {
+    const world = await createWorld(h.app, h.db);
+    const { id: webhookId } = await subscribe(world, receiver.url, ['article.created']);
+    receiver.setDefault('hang');
+    const seen = receiver.received.length;
+    for (let i = 0; i < 10; i++) await createArticle(world);
+    const worker = startWorker();
+    await receiver.waitFor(seen + 8, 30_000);
+
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).to.deep.equal({ code: 0, signal: null });
+
+    expect(receiver.received).to.have.length(seen + 8);
+    const log = await deliveries(world, webhookId);
+    expect(log.map((d) => d.status).sort()).to.deep.equal([...Array<string>(2).fill('pending'), ...Array<string>(8).fill('retrying')]);
+    for (const d of log.filter((row) => row.status === 'retrying')) expect(d.last_error).to.match(new RegExp(`${TIMEOUT_MS} ms`));
+    const claimed = await h.db('webhook_deliveries').where('webhook_id', webhookId).whereNotNull('claim_token').count({ n: '*' });
+    expect(Number(claimed[0]!.n), 'no claim left behind').to.equal(0);
+  });
+});
