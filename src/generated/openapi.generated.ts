@@ -1229,34 +1229,43 @@ export interface components {
         HealthStatus: "ok" | "degraded" | "down";
         Health: {
             status: components["schemas"]["HealthStatus"];
-            app: {
-                /** @example 3PL Integration API */
-                name: string;
-                /** @example production */
-                env: string;
-            };
-            /** @description Derived from the configured application URL. */
-            urls: {
-                /** @example http://localhost:3000 */
-                app: string;
-                /** @example http://localhost:3000/api */
-                api: string;
-            };
+            app: components["schemas"]["HealthApp"];
+            urls: components["schemas"]["HealthUrls"];
             checks: components["schemas"]["HealthChecks"];
             heartbeats: components["schemas"]["HealthHeartbeats"];
-            /** @description One key per integration, true when it is configured. */
-            integrations: {
-                /** @example false */
-                anaf: boolean;
-                /** @example true */
-                etsm: boolean;
-                /** @example true */
-                mdm: boolean;
-            };
+            integrations: components["schemas"]["HealthIntegrations"];
             /** @description The modules of the service. */
             modules: components["schemas"]["ModuleInfo"][];
             timestamp: components["schemas"]["Timestamp"];
         };
+        HealthApp: {
+            /** @example 3PL Integration API */
+            name: string;
+            /** @example production */
+            env: string;
+        };
+        /** @description Derived from the configured application URL. */
+        HealthUrls: {
+            /** @example http://localhost:3000 */
+            app: string;
+            /** @example http://localhost:3000/api */
+            api: string;
+        };
+        /** @description One key per integration, true when it is configured. */
+        HealthIntegrations: {
+            /** @example false */
+            anaf: boolean;
+            /** @example true */
+            etsm: boolean;
+            /** @example true */
+            mdm: boolean;
+        };
+        /**
+         * @description `json`, or `prometheus` for Prometheus text exposition.
+         * @default json
+         * @enum {string}
+         */
+        HealthFormat: "json" | "prometheus";
         /**
          * @description `database`: a query answers. `cache` and `redis`: the rate-limit store answers (true when
          *     `REDIS_URL` is not set and counts are kept in memory). `queue`: the database-backed event queue
@@ -1322,15 +1331,16 @@ export interface components {
             name: string;
             /** @example 1.0 */
             version: string;
-            links: {
-                /** @example http://localhost:3000/openapi.json */
-                openapi: string;
-                /** @example http://localhost:3000/docs */
-                docs: string;
-                /** @example http://localhost:3000/graphql */
-                graphql: string;
-            };
+            links: components["schemas"]["ApiIndexLinks"];
             operations: components["schemas"]["ApiIndexOperation"][];
+        };
+        ApiIndexLinks: {
+            /** @example http://localhost:3000/openapi.json */
+            openapi: string;
+            /** @example http://localhost:3000/docs */
+            docs: string;
+            /** @example http://localhost:3000/graphql */
+            graphql: string;
         };
         ApiIndexOperation: {
             /** @example GET */
@@ -1363,12 +1373,14 @@ export interface components {
         IntegrationPing: {
             /** @example true */
             ok: boolean;
-            /**
-             * @example mdm
-             * @enum {string}
-             */
-            integration: "etsm" | "mdm";
+            integration: components["schemas"]["IntegrationName"];
         };
+        /**
+         * @description `etsm`: the reception integration. `mdm`: the master-data integration.
+         * @example mdm
+         * @enum {string}
+         */
+        IntegrationName: "etsm" | "mdm";
         MdmSyncFields: {
             /**
              * @description The article fields the master-data integration may set.
@@ -1443,6 +1455,11 @@ export interface components {
          * @enum {string}
          */
         PurchaseOrderStatus: "open" | "partially_received" | "received" | "cancelled";
+        /**
+         * @description `cancelled` cancels the order while nothing of it is received; no other status can be set.
+         * @enum {string}
+         */
+        PurchaseOrderCancellation: "cancelled";
         PurchaseOrderItem: {
             /**
              * @description The `po_item_id` that receptions use.
@@ -1500,11 +1517,7 @@ export interface components {
             internal_code?: components["schemas"]["InternalCode"];
             notes?: components["schemas"]["Notes"];
             external_reference?: components["schemas"]["ExternalReference"];
-            /**
-             * @description Cancels the order while nothing of it is received.
-             * @enum {string}
-             */
-            status?: "cancelled";
+            status?: components["schemas"]["PurchaseOrderCancellation"];
             items?: components["schemas"]["DocumentLineInput"][];
         };
         PurchaseOrderPage: {
@@ -1914,6 +1927,11 @@ export interface components {
          */
         WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
         /**
+         * @description The test event of `POST /api/webhooks/{id}/ping`.
+         * @enum {string}
+         */
+        WebhookPingEventType: "webhook.ping";
+        /**
          * @description An event kind of the catalogue, or `*` for every event.
          * @example reception.created
          * @enum {string}
@@ -1938,7 +1956,8 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         /** @description A subscription with its signing secret, shown only on creation and on rotation. */
-        WebhookWithSecret: components["schemas"]["Webhook"] & {
+        WebhookWithSecret: components["schemas"]["Webhook"] & components["schemas"]["WebhookSecret"];
+        WebhookSecret: {
             /**
              * @description `whsec_` + base64 of the key that signs deliveries (Standard Webhooks).
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -2047,7 +2066,7 @@ export interface components {
         WebhookEvent: {
             /** @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A */
             id: string;
-            type: components["schemas"]["WebhookEventType"] | "webhook.ping";
+            type: components["schemas"]["WebhookEventType"] | components["schemas"]["WebhookPingEventType"];
             timestamp: components["schemas"]["Timestamp"];
             /**
              * @description The client company that owns the data.
@@ -2367,7 +2386,7 @@ export interface components {
         /** @description The resource id. */
         Id: number;
         /** @description `prometheus` answers Prometheus text exposition instead of JSON. */
-        HealthFormat: "json" | "prometheus";
+        HealthFormat: components["schemas"]["HealthFormat"];
         /** @description The article code. */
         ArticleCode: string;
         /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
