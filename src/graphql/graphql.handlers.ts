@@ -62,7 +62,10 @@ export const graphqlHandlers = {
   postGraphql: async (input) => json(await execute(input, 'POST')),
 
   getGraphql: async (input) => {
-    if (input.query.query !== undefined) {
+    // A browser asking for the page gets GraphiQL (with the query of the URL filled in); a query
+    // asked for as data needs the token and the company like POST.
+    const wantsPage = /text\/html/.test(header(input.request.headers.accept) ?? '');
+    if (input.query.query !== undefined && !wantsPage) {
       if (!input.auth) throw new UnauthenticatedError();
       if (header(input.request.headers['x-company-id']) === undefined) throw new BadRequestError('The X-Company-Id header is required.');
     }

@@ -1,0 +1,279 @@
+/**
+ * The docs portal in a real browser (headless Chromium, test/browser/chromium.ts): /docs renders
+ * the reference offline (every tag in the side menu, search finds an operation) and GraphiQL at
+ * GET /graphql runs the articles query, and neither page makes a request off localhost.
+ *
+ * A request /docs's Content-Security-Policy blocks is also a console error ("violates the
+ * following Content Security Policy directive"), so /docs must log no console error at all.
+ */
+import { writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Page, Request, Response } from 'playwright-core';
+import * as build from '../../db/seeds/builders.js';
+import { createWorld, unique, type World } from '../helpers/factories.js';
+import { buildApp, type Harness } from '../helpers/harness.js';
+import { ensureChromium, launchChromium, type Browser } from './chromium.js';
+
+/** The tags the issue names; the served document may have more, never fewer. */
+const ISSUE_TAGS = [
+  'Discovery',
+  'Health',
+  'Authentication',
+  'Reference',
+  'Articles',
+  'Stock',
+  'Purchase orders',
+  'Receptions',
+  'Sales orders',
+  'Returns',
+  'Webhooks',
+  'Reception integration',
+  'Master-data integration',
+  'GraphQL',
+];
+const SEARCHED_OPERATION = 'Receive goods against a purchase order';
+const ARTICLES_QUERY = '{ articles(limit: 5) { id article_code description } }';
+
+interface PageLog {
+  requests: string[];
+  consoleErrors: string[];
+  pageErrors: string[];
+}
+
+/**
+ * Records every request, console error and uncaught error of a page. Requests are taken from the
+ * whole browser context while the page is open (one page is open at a time), so that requests of
+ * its workers and service workers count too.
+ */
+function record(page: Page): PageLog {
+  const log: PageLog = { requests: [], consoleErrors: [], pageErrors: [] };
+  const onRequest = (request: Request) => log.requests.push(request.url());
+  page.context().on('request', onRequest);
+  page.once('close', () => page.context().off('request', onRequest));
+  page.on('websocket', (socket) => log.requests.push(socket.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') log.consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => log.pageErrors.push(error.stack ?? error.message));
+  return log;
+}
+
+/** Requests to anything but the app on 127.0.0.1:<port> (blob:, data: and about: stay in the browser). */
+function offLocalhost(requests: string[], port: number): string[] {
+  const local = `http://127.0.0.1:${port}/`;
+  return requests.filter((url) => !(url.startsWith(local) || /^(blob|data|about):/.test(url)));
+}
+
+/** Text as Monaco draws it (it draws spaces as no-break spaces). */
+function editorText(text: string): string {
+  return text.replace(/\u00a0/g, ' ');
+}
+
+async function screenshot(page: Page | undefined, name: string): Promise<string | undefined> {
+  if (!page || page.isClosed()) return undefined;
+  const file = path.join(tmpdir(), `docs-portal-${name}-${process.pid}.png`);
+  await page.screenshot({ path: file, fullPage: false }).catch(() => undefined);
+  return file;
+}
+
+describe('Docs portal in a browser (headless Chromium)', function () {
+  let h: Harness;
+  let world: World;
+  let server: Server;
+  let port: number;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const articleCodes: string[] = [];
+
+  before(async function () {
+    // Installing Chromium (a fresh machine) may take minutes; an installed one returns at once.
+    this.timeout(10 * 60_000);
+    const executable = await ensureChromium();
+    h = await buildApp();
+    world = await createWorld(h.app, h.db);
+    articleCodes.push(world.articles.client.code);
+    for (const code of [unique('ART-BRW-'), unique('ART-BRW-')]) {
+      await build.insertArticle(h.db, { company_id: world.client.id, article_code: code, description: `Browser ${code}`, um3pl: 'BUC' });
+      articleCodes.push(code);
+    }
+    server = h.app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    port = (server.address() as AddressInfo).port;
+    browser = await launchChromium(executable);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed') return;
+    const file = await screenshot(page, this.currentTest.title.replace(/\W+/g, '-').slice(0, 60));
+    if (!file) return;
+    writeFileSync(`${file}.html`, await page!.content().catch(() => ''));
+    console.log(`      screenshot of the failed step: ${file} (its HTML: ${file}.html)`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  });
+
+  describe('GET /docs', () => {
+    let log: PageLog;
+    let documentTags: string[];
+
+    before(async () => {
+      const document = (await (await fetch(`http://127.0.0.1:${port}/openapi.json`)).json()) as { tags?: Array<{ name: string }> };
+      documentTags = (document.tags ?? []).map((tag) => tag.name);
+      page = await browser!.context.newPage();
+      log = record(page);
+      await page.goto(`http://127.0.0.1:${port}/docs`, { waitUntil: 'load' });
+    });
+
+    after(async () => {
+      if (process.env.BROWSER_TEST_SCREENSHOTS) console.log(`      ${await screenshot(page, 'docs')}`);
+      await page?.close();
+    });
+
+    it('When the served document is read, Then it has every tag the issue names', () => {
+      expect(documentTags).to.include.members(ISSUE_TAGS);
+    });
+
+    it('When /docs opens, Then Redoc renders the reference with every tag of the document in the side menu', async () => {
+      await page!.locator('.menu-content ul[role="menu"] > li[data-item-id^="tag/"]').first().waitFor({ state: 'visible', timeout: 20_000 });
+      expect(await page!.title()).to.match(/3PL/);
+      // Tags as the side menu shows them: its first-level entries of kind tag that are drawn.
+      const menuTags = await page!.$$eval('.menu-content ul[role="menu"] > li[data-item-id^="tag/"] > label', (labels) =>
+        labels.filter((label) => label.getClientRects().length > 0).map((label) => (label as HTMLElement).innerText.trim()),
+      );
+      expect(documentTags, 'tags of the served document').not.to.be.empty;
+      expect(menuTags).to.include.members(documentTags);
+      // The title of the document is drawn in the main pane.
+      await page!.locator('.api-content h1').first().waitFor({ state: 'visible', timeout: 5_000 });
+    });
+
+    it(`When "reception" is typed into the search box, Then the results list "${SEARCHED_OPERATION}" and it opens the operation`, async () => {
+      const search = page!.locator('.menu-content input.search-input');
+      await search.click();
+      await search.pressSequentially('reception', { delay: 20 });
+      const results = page!.locator('[data-role="search:results"] li[role="menuitem"]');
+      const hit = results.filter({ has: page!.locator('label', { hasText: SEARCHED_OPERATION }) });
+      await hit.first().waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await hit.count()).to.equal(1);
+      expect(await hit.getAttribute('data-item-id')).to.match(/\/operation\//);
+      const shown = (await results.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+      expect(shown.some((text) => text.endsWith(SEARCHED_OPERATION))).to.equal(true);
+
+      await hit.click();
+      const operationId = (await hit.getAttribute('data-item-id'))!;
+      await page!.waitForFunction((id) => decodeURIComponent(location.hash) === `#${id}`, operationId, { timeout: 5_000 });
+      const heading = page!.locator(`[id="${operationId}"] h2`);
+      await heading.waitFor({ state: 'visible', timeout: 5_000 });
+      expect((await heading.innerText()).trim()).to.equal(SEARCHED_OPERATION);
+    });
+
+    it('Then no request left localhost, and there was no console error or page error', () => {
+      expect(log.requests, 'the page made its request').to.include(`http://127.0.0.1:${port}/docs`);
+      expect(offLocalhost(log.requests, port), 'requests off localhost').to.deep.equal([]);
+      expect(log.consoleErrors, 'console errors').to.deep.equal([]);
+      expect(log.pageErrors, 'page errors').to.deep.equal([]);
+    });
+  });
+
+  describe('GraphiQL at GET /graphql', () => {
+    let log: PageLog;
+    const queryEditor = 'section.graphiql-query-editor .monaco-editor';
+    const headersEditor = 'section.graphiql-editor-tool[aria-label="Headers"] .graphiql-editor:not(.hidden) .monaco-editor';
+    const resultPane = 'section.result-window .monaco-editor .view-lines';
+
+    /** Replaces the whole text of a Monaco editor as a person would: click, select all, type. */
+    async function setEditor(selector: string, text: string): Promise<void> {
+      await page!.locator(`${selector} .view-lines`).click();
+      await page!.keyboard.press('ControlOrMeta+A');
+      await page!.keyboard.press('Delete');
+      // insertText types the text as one input, so Monaco does not auto-close brackets and quotes
+      // key by key; on one line it adds nothing (a line break after "{" would get an extra "}").
+      await page!.keyboard.insertText(text);
+      const shown = editorText(await page!.locator(`${selector} .view-lines`).innerText());
+      expect(shown.replace(/\s+/g, ''), `the editor shows what was typed`).to.equal(text.replace(/\s+/g, ''));
+    }
+
+    before(async () => {
+      page = await browser!.context.newPage();
+      log = record(page);
+      // A normal navigation: the browser sends Accept text/html.
+      await page.goto(`http://127.0.0.1:${port}/graphql`, { waitUntil: 'load' });
+    });
+
+    after(async () => {
+      if (process.env.BROWSER_TEST_SCREENSHOTS) console.log(`      ${await screenshot(page, 'graphiql')}`);
+      await page?.close();
+    });
+
+    it('When a browser opens GET /graphql, Then GraphiQL loads with its query, headers and result panes', async () => {
+      await page!.locator(`${queryEditor} .view-lines`).waitFor({ state: 'visible', timeout: 20_000 });
+      expect(await page!.title()).to.equal('3PL GraphQL');
+      await page!.locator('button.graphiql-execute-button').waitFor({ state: 'visible' });
+      await page!.locator('section.result-window').waitFor({ state: 'visible' });
+    });
+
+    it("When a viewer's headers and the articles query are entered and run, Then the result pane shows the world's article codes", async () => {
+      const headersTab = page!.locator('.graphiql-editor-tools button[data-name="headers"]');
+      if (!((await headersTab.getAttribute('class')) ?? '').split(/\s+/).includes('active')) await headersTab.click();
+      await page!.locator(`${headersEditor} .view-lines`).waitFor({ state: 'visible', timeout: 5_000 });
+      await setEditor(headersEditor, JSON.stringify({ Authorization: `Bearer ${world.users.viewer.token}`, 'X-Company-Id': String(world.client.id) }));
+      await setEditor(queryEditor, ARTICLES_QUERY);
+
+      const answered = page!.waitForResponse(
+        (response: Response) => response.url() === `http://127.0.0.1:${port}/graphql` && response.request().method() === 'POST' && (response.request().postData() ?? '').includes('article_code'),
+        { timeout: 15_000 },
+      );
+      await page!.locator('button.graphiql-execute-button').click();
+      const response = await answered;
+      expect(response.status()).to.equal(200);
+      const body = (await response.json()) as { data?: { articles: Array<{ article_code: string }> }; errors?: unknown };
+      expect(body.errors).to.equal(undefined);
+      expect(body.data!.articles.map((a) => a.article_code)).to.have.members(articleCodes);
+
+      // What a person sees: the result pane with each article code of the world, and none of the other client.
+      await page!.waitForFunction(
+        ({ selector, codes }) => {
+          const text = (document.querySelector(selector) as HTMLElement | null)?.innerText ?? '';
+          return codes.every((code) => text.includes(code));
+        },
+        { selector: resultPane, codes: articleCodes },
+        { timeout: 10_000 },
+      );
+      const result = editorText(await page!.locator(resultPane).innerText());
+      expect(result).to.include('"articles"');
+      for (const code of articleCodes) expect(result).to.include(`"article_code": "${code}"`);
+      expect(result).not.to.include(world.articles.otherClient.code);
+      expect(result).not.to.include('"errors"');
+    });
+
+    it('Then no request left localhost, and there was no page error nor console error but the 401 of the schema fetch without a token', () => {
+      expect(log.requests, 'the page made its request').to.include(`http://127.0.0.1:${port}/graphql`);
+      expect(offLocalhost(log.requests, port), 'requests off localhost').to.deep.equal([]);
+      expect(log.pageErrors, 'page errors').to.deep.equal([]);
+      // On opening, GraphiQL fetches the schema with its placeholder headers, which answers 401.
+      const unexpected = log.consoleErrors.filter((text) => !/^Failed to load resource: the server responded with a status of 401 /.test(text));
+      expect(unexpected, 'console errors').to.deep.equal([]);
+    });
+
+    it('When the page is reloaded after the query ran (GraphiQL keeps the query in the address), Then GraphiQL loads again with the query', async () => {
+      const address = page!.url();
+      expect(new URL(address).searchParams.get('query'), 'GraphiQL has put the query into the address').to.include('articles(limit: 5)');
+      const response = await page!.reload({ waitUntil: 'load' });
+      const answered = `${response?.status()} ${response?.headers()['content-type']}: ${((await response?.text()) ?? '').trim().slice(0, 200)}`;
+      expect(response?.status(), `reloading ${address} answered ${answered}`).to.equal(200);
+      expect(response?.headers()['content-type'], `reloading ${address} answered ${answered}`).to.match(/^text\/html/);
+      await page!.locator(`${queryEditor} .view-lines`).waitFor({ state: 'visible', timeout: 20_000 });
+      expect(editorText(await page!.locator(`${queryEditor} .view-lines`).innerText())).to.include('articles(limit: 5)');
+      expect(offLocalhost(log.requests, port), 'requests off localhost').to.deep.equal([]);
+    });
+  });
+});
