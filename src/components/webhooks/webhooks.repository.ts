@@ -10,6 +10,7 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 export type Webhook = Schema<'Webhook'>;
 export type WebhookDelivery = Schema<'WebhookDelivery'>;
 export type DeliveryStatus = Schema<'WebhookDeliveryStatus'>;
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying', 'delivered', 'failed'];
 
 export interface WebhookRow {
   id: number;

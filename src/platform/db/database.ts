@@ -34,6 +34,12 @@ function sqliteConfig(url: string): Knex.Config {
   };
 }
 
+export interface DbOptions {
+  poolMax?: number;
+  /** Knex's own warnings and errors (default: knex prints them on the console). */
+  log?: Knex.Config['log'];
+}
+
 function mysqlConfig(url: string, poolMax: number): Knex.Config {
   const u = new URL(url);
   return {
@@ -56,11 +62,11 @@ function mysqlConfig(url: string, poolMax: number): Knex.Config {
   };
 }
 
-export function createDb(databaseUrl: string, options: { poolMax?: number } = {}): Knex {
+export function createDb(databaseUrl: string, options: DbOptions = {}): Knex {
   const config = databaseUrl.startsWith('sqlite:')
     ? sqliteConfig(databaseUrl)
     : mysqlConfig(databaseUrl, options.poolMax ?? 10);
-  return knex(config);
+  return knex(options.log ? { ...config, log: options.log } : config);
 }
 
 /** Inserts one row and answers its id (MySQL ignores RETURNING and answers the insert id). */

@@ -1,0 +1,32 @@
+/**
+ * What a CLI command is: a name, a one-line summary, its options, and run(db, options, out), which
+ * writes what it did through `out` (one line per call) and throws UsageError for a mistake.
+ */
+import type { Knex } from 'knex';
+import type { OptionsSpec, OptionValues } from './args.js';
+
+/** Where a command writes its lines (stdout in the process, an array in tests). */
+export type Out = (line: string) => void;
+
+export interface Command<Spec extends OptionsSpec = OptionsSpec> {
+  readonly name: string;
+  readonly summary: string;
+  readonly options: Spec;
+  /** Checks across options that the spec cannot say (either --on or --off), before any database work. */
+  readonly check?: (options: OptionValues<Spec>) => void;
+  run(db: Knex, options: OptionValues<Spec>, out: Out): Promise<void>;
+}
+
+/** A command with its option types erased, as the dispatcher holds it. */
+export interface AnyCommand {
+  readonly name: string;
+  readonly summary: string;
+  readonly options: OptionsSpec;
+  readonly check?: (options: Record<string, unknown>) => void;
+  run(db: Knex, options: Record<string, unknown>, out: Out): Promise<void>;
+}
+
+/** Declares a command; `run` sees its options typed from the spec. */
+export function defineCommand<const Spec extends OptionsSpec>(command: Command<Spec>): AnyCommand {
+  return command as unknown as AnyCommand;
+}

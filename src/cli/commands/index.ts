@@ -1,0 +1,21 @@
+/** Every command of the operator CLI, in the order a provider uses them (and `help` lists them). */
+import type { AnyCommand } from '../command.js';
+import { companyCommands } from './companies.js';
+import { moduleCommands } from './modules.js';
+import { referenceCommands } from './reference.js';
+import { tokenCommands } from './tokens.js';
+import { userCommands } from './users.js';
+import { webhookCommands } from './webhooks.js';
+
+export const COMMANDS: readonly AnyCommand[] = [
+  ...companyCommands,
+  ...referenceCommands,
+  ...userCommands,
+  ...moduleCommands,
+  ...tokenCommands,
+  ...webhookCommands,
+];
+
+export function findCommand(name: string): AnyCommand | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

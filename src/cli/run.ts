@@ -1,0 +1,70 @@
+/**
+ * The operator CLI in-process: picks the command, parses its options, migrates the database,
+ * runs it, and answers the exit code: 0 done, 2 a mistake of the operator (one line on stderr
+ * saying what to fix), 1 anything else (one line, no stack trace).
+ */
+import type { Knex } from 'knex';
+import { ConfigError } from '../config.js';
+import { migrationSource } from '../../db/migrations/index.js';
+import { isConnectionError } from '../platform/db/driver-errors.js';
+import { parseOptions, UsageError } from './args.js';
+import type { Out } from './command.js';
+import { COMMANDS, findCommand } from './commands/index.js';
+import { commandHelp, helpText, USAGE } from './help.js';
+
+export interface CliIo {
+  readonly out: Out;
+  readonly err: Out;
+  /** The database to work on, opened when a command first needs it. */
+  database(): Knex;
+}
+
+function commandNamed(name: string) {
+  const command = findCommand(name);
+  if (!command) throw new UsageError(`Unknown command "${name}"; \`npm run cli -- help\` lists the commands.`);
+  return command;
+}
+
+function help(args: readonly string[], out: Out): void {
+  if (args.length > 1) throw new UsageError('help takes at most one command name.');
+  const lines = args[0] === undefined ? helpText(COMMANDS) : commandHelp(commandNamed(args[0]));
+  for (const line of lines) out(line);
+}
+
+async function migrate(db: Knex, out: Out): Promise<void> {
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  if (applied.length > 0) out(`Migrated the database (${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}).`);
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
+  const [name, ...args] = argv;
+  if (name === undefined) throw new UsageError(`Name a command: ${USAGE} (\`npm run cli -- help\` lists them).`);
+  if (name === 'help' || name === '--help' || name === '-h') return help(args, io.out);
+  const command = commandNamed(name);
+  if (args.includes('--help') || args.includes('-h')) return help([name], io.out);
+  const options = parseOptions(command.name, command.options, args);
+  command.check?.(options);
+  const db = io.database();
+  await migrate(db, io.out);
+  await command.run(db, options, io.out);
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** Runs one command line (without the program name) and answers its exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    await dispatch(argv, io);
+    return 0;
+  } catch (error) {
+    const message = oneLine(error instanceof Error ? error.message : String(error));
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      io.err(message);
+      return 2;
+    }
+    io.err(isConnectionError(error) ? `The database cannot be reached: ${message}` : `Failed: ${message}`);
+    return 1;
+  }
+}
