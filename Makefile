@@ -4,7 +4,7 @@ SHELL := /bin/bash
 TSX := node_modules/.bin/tsx
 INSTALLED := node_modules/.install-stamp
 
-.PHONY: run test install codegen codegen-check lint typecheck migrate build clean
+.PHONY: run test fuzz install codegen codegen-check lint typecheck migrate build bench clean
 
 $(INSTALLED): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -22,6 +22,15 @@ run: install codegen-check
 ## make test: install, check generated files, run every suite on SQLite and on MariaDB
 test: install codegen-check
 	bash test/run.sh
+
+## make fuzz: the long schema-driven fuzz run (test/fuzz/fuzz.test.ts), FUZZ_SECONDS (600) on each
+## engine of FUZZ_DB ("sqlite mysql"); FUZZ_SEED picks the seed. A failure prints how to replay it.
+fuzz: install codegen-check
+	@for engine in $${FUZZ_DB:-sqlite mysql}; do \
+	  echo "=== Fuzz on $$engine: $${FUZZ_SECONDS:-600} s, FUZZ_SEED=$${FUZZ_SEED:-20261122} ==="; \
+	  TEST_DB=$$engine FUZZ_SECONDS=$${FUZZ_SECONDS:-600} FUZZ_STATS=1 node_modules/.bin/mocha --no-config -n import=tsx \
+	    --require test/helpers/hooks.ts test/fuzz/fuzz.test.ts || exit 1; \
+	done
 
 codegen: install
 	$(TSX) codegen/generate.ts
@@ -42,6 +51,13 @@ migrate: install
 
 build: install codegen-check
 	node_modules/.bin/tsc -p tsconfig.build.json
+
+## make bench: seed a realistic volume, run the compiled API and a bare node:http baseline side by
+## side under autocannon, print every scenario and target, write test/bench/results.json.
+## SQLite decides; MariaDB's figures are printed beside it when it answers (BENCH_DB=sqlite,mysql).
+bench: install codegen-check
+	node_modules/.bin/tsc -p tsconfig.bench.json
+	node dist/test/bench/run.js
 
 clean:
 	rm -rf dist .test-stats

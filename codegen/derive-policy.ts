@@ -1,8 +1,8 @@
 /**
  * Derives, from each operation's policy (security, x-module, x-role, x-rate-limit, x-idempotent,
- * its parameters and body), the responses and parameters that the request path produces for it:
- * the standard errors, the RateLimit-* headers and the Idempotency-Key header. An operation that
- * writes one of these itself keeps its own.
+ * x-database, its parameters and body), the responses and parameters that the request path
+ * produces for it: the standard errors, the RateLimit-* headers and the Idempotency-Key header. An
+ * operation that writes one of these itself keeps its own.
  */
 
 type Json = Record<string, unknown>;
@@ -54,7 +54,10 @@ function withRateLimitHeaders(doc: OpenApiDoc, response: Json): Json {
   return { ...response, headers };
 }
 
-function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json): void {
+/** Writes read a JSON body even where the document declares none (to refuse one); GET and HEAD never do. */
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json, method: string): void {
   const security = (op.security as Json[] | undefined) ?? doc.security ?? [];
   const parameters = [...((pathItem.parameters as Json[]) ?? []), ...((op.parameters as Json[]) ?? [])];
   if (op['x-idempotent'] === true) {
@@ -63,20 +66,21 @@ function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json): void {
   }
   const resolved = parameters.map((p) => resolveParameter(doc, p));
   const company = resolved.find((p) => p.in === 'header' && p.name === 'X-Company-Id');
-  const hasBody = op.requestBody !== undefined;
+  const readsBody = op.requestBody !== undefined || BODY_METHODS.has(method);
   const limited = op['x-rate-limit'] !== 'none';
 
   const derived: Array<[string, string, boolean]> = [
-    ['400', 'BadRequest', hasBody || company?.required === true],
+    ['400', 'BadRequest', readsBody || company?.required === true],
     ['401', 'Unauthenticated', security.some((req) => Object.keys(req).length > 0)],
     ['403', 'Forbidden', op['x-role'] !== 'none' || op['x-module'] !== 'none' || company !== undefined],
     ['404', 'NotFound', resolved.some((p) => p.in === 'path')],
     ['409', 'Conflict', op['x-idempotent'] === true],
-    ['413', 'PayloadTooLarge', hasBody],
-    ['415', 'UnsupportedMediaType', hasBody],
-    ['422', 'ValidationFailed', hasBody || resolved.length > 0],
+    ['413', 'PayloadTooLarge', readsBody],
+    ['415', 'UnsupportedMediaType', readsBody],
+    ['422', 'ValidationFailed', readsBody || resolved.length > 0],
     ['429', 'TooManyRequests', limited],
     ['503', 'IntegrationNotConfigured', security.some((req) => 'etsmToken' in req || 'mdmToken' in req)],
+    ['503', 'DatabaseUnavailable', op['x-database'] !== false],
   ];
   const responses = { ...(op.responses as Json) };
   const graphql = op['x-error-format'] === 'graphql';
@@ -115,7 +119,7 @@ export function derivePolicyResponses(doc: OpenApiDoc): void {
       for (const key of ['x-module', 'x-role', 'x-rate-limit']) {
         if (op[key] === undefined) throw new Error(`${method.toUpperCase()} ${route}: ${key} is missing`);
       }
-      deriveOperation(doc, pathItem, op);
+      deriveOperation(doc, pathItem, op, method);
     }
   }
   pruneUnusedResponses(doc);

@@ -2,7 +2,7 @@
  * Database commands: `migrate` (latest), `rollback` (all), `seed-demo` (once; prints the logins).
  * Usage: tsx db/cli.ts <command>   (DATABASE_URL as for the server)
  */
-import { loadConfig } from '../src/config.js';
+import { loadConfigOrExit } from '../src/config.js';
 import { createDb } from '../src/platform/db/database.js';
 import { migrateLatest, rollbackAll } from './migrations/index.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './seeds/demo/demo.js';
@@ -31,7 +31,8 @@ if (!command) {
   console.error(`Usage: tsx db/cli.ts <${Object.keys(commands).join('|')}>`);
   process.exit(2);
 }
-const db = createDb(loadConfig().databaseUrl);
+// Migrations may alter large tables: no statement time bound.
+const db = createDb(loadConfigOrExit().databaseUrl, { statementTimeoutMs: 0 });
 try {
   await command(db);
 } finally {

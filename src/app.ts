@@ -5,7 +5,9 @@
 import express, { type Express } from 'express';
 import type { AppDeps } from './platform/app-deps.js';
 import { loadContract, type Contract } from './platform/openapi/contract.js';
+import { readDocument, type OpenApiDocument, type OperationId } from './platform/openapi/document.js';
 import { requestId } from './platform/http/request-id.js';
+import { securityHeaders } from './platform/http/security-headers.js';
 import { accessLog } from './platform/http/access-log.js';
 import { jsonBody } from './platform/http/json-body.js';
 import { parseQuery } from './platform/http/query-parser.js';
@@ -21,20 +23,31 @@ import { handlers } from './handlers.js';
 import { NOT_IMPLEMENTED } from './not-implemented.js';
 import { verifyBearerToken } from './components/auth/auth.service.js';
 import { resolveAccess } from './components/auth/access.service.js';
+import { createAuthCache } from './components/auth/auth.cache.js';
 
 export interface App {
   readonly express: Express;
   readonly contract: Contract;
 }
 
-export async function createApp(deps: AppDeps): Promise<App> {
-  const contract = await loadContract(handlers, NOT_IMPLEMENTED);
+/** The document to serve and the operations of it that have no handler (501). */
+export interface ContractSource {
+  readonly document: OpenApiDocument;
+  readonly notImplemented: readonly OperationId[];
+}
+
+/** `source` is the bundled document; the benchmark passes a padded one to show routing does not grow with it. */
+export async function createApp(given: AppDeps, source: ContractSource = { document: readDocument(), notImplemented: NOT_IMPLEMENTED }): Promise<App> {
+  const contract = await loadContract(handlers, source.notImplemented, source.document);
+  const authCache = given.authCache ?? createAuthCache(given.config.authCacheTtlSeconds, verifyBearerToken, resolveAccess);
+  const deps: AppDeps = { ...given, authCache };
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
   app.set('query parser', parseQuery);
 
+  app.use(securityHeaders()); //    security headers on every answer (helmet)
   app.use(requestId()); // 1. request id
   app.use(accessLog(deps.logger)); //    and the access log
   app.use(deps.metrics.requestMetrics); //    and request metrics
@@ -49,8 +62,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       logger: deps.logger,
     }),
   );
-  app.use(authenticate({ db: deps.db, config: deps.config, verifyBearer: verifyBearerToken })); // 5. security
-  app.use(tenancy({ db: deps.db, resolveAccess })); // 6. X-Company-Id, x-module, x-role
+  app.use(authenticate({ db: deps.db, config: deps.config, verifyBearer: authCache.verifyBearer })); // 5. security
+  app.use(tenancy({ db: deps.db, resolveAccess: authCache.resolveAccess })); // 6. X-Company-Id, x-module, x-role
   app.use(requestValidation(contract.document)); // 7. the document's schemas; 422
   app.use(idempotency({ db: deps.db })); // 8. Idempotency-Key on x-idempotent operations
   app.use(dispatch(contract, deps)); // 9. operationId -> handler

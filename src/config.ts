@@ -32,6 +32,12 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** How often the webhook worker looks for work. */
   readonly workerPollMs: number;
+  /** How long a verified token and a resolved company access are reused (0: looked up on every request). */
+  readonly authCacheTtlSeconds: number;
+  /** How long a client may take to send a request's headers, and the whole request; idle keep-alive. */
+  readonly httpHeadersTimeoutMs: number;
+  readonly httpRequestTimeoutMs: number;
+  readonly httpKeepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +105,8 @@ function url(env: Env, key: string, fallback: string): string {
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = str(env, 'APP_ENV', str(env, 'NODE_ENV', 'local'));
   const port = int(env, 'PORT', 3000, 0, 65535);
+  const httpRequestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  const httpHeadersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(20_000, httpRequestTimeoutMs), 100, httpRequestTimeoutMs);
   return Object.freeze({
     appName: str(env, 'APP_NAME', '3PL Integration API'),
     appEnv,
@@ -122,5 +130,22 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     workerPollMs: int(env, 'WORKER_POLL_MS', 1000, 10, 60_000),
+    authCacheTtlSeconds: int(env, 'AUTH_CACHE_TTL_SECONDS', 10, 0, 300),
+    httpHeadersTimeoutMs,
+    httpRequestTimeoutMs,
+    httpKeepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
   });
+}
+
+/** loadConfig for a process entry point: a bad value prints one line and exits 1, with no stack trace. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
 }

@@ -1,10 +1,13 @@
 /**
  * The process: config -> logger -> database (migrated at start on SQLite) -> Redis (when
- * configured) -> app -> listen; the scheduler beside it. SIGTERM and SIGINT stop accepting, let
- * in-flight requests finish, then close the database and Redis.
+ * configured) -> app -> listen; the scheduler beside it. SIGTERM and SIGINT stop accepting and stop
+ * the worker at once (its sends under way finish, its other claims are released), let in-flight
+ * requests finish, then close the database and Redis; after SHUTDOWN_GRACE_MS the process exits
+ * regardless. A client cannot hold a connection: its headers, its whole request and an idle
+ * keep-alive each have a time limit (checked every second).
  */
-import type { Server } from 'node:http';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { createServer } from 'node:http';
+import { loadConfigOrExit } from './config.js';
 import { createApp } from './app.js';
 import { createDb, engineOf } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
@@ -17,20 +20,8 @@ import { migrateLatest } from '../db/migrations/index.js';
 
 const SHUTDOWN_GRACE_MS = 20_000;
 
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
 async function main(): Promise<void> {
-  const config = readConfig();
+  const config = loadConfigOrExit();
   const logger = createLogger(config);
   const db = createDb(config.databaseUrl);
   if (engineOf(db) === 'sqlite') await migrateLatest(db);
@@ -43,15 +34,17 @@ async function main(): Promise<void> {
       : undefined;
   worker?.start();
 
-  const server: Server = express.listen(config.port, config.host, () => {
+  const server = createServer(
+    { headersTimeout: config.httpHeadersTimeoutMs, requestTimeout: config.httpRequestTimeoutMs, connectionsCheckingInterval: 1000 },
+    express,
+  );
+  server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port, appUrl: config.appUrl }, 'listening');
     console.log(`${config.appName} listening on http://localhost:${port} (API at ${config.appUrl}/api, docs at ${config.appUrl}/docs)`);
   });
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
 
   let stopping = false;
   const shutdown = (signal: string): void => {
@@ -64,8 +57,9 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    const stopped = worker?.stop();
     server.close(async () => {
-      await worker?.stop();
+      await stopped;
       await Promise.allSettled([db.destroy(), redis?.close()]);
       process.exit(0);
     });

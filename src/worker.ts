@@ -4,24 +4,12 @@
  * run one (or the in-process worker of the server, WORKER=in-process). SIGTERM lets the sends under
  * way finish and releases the rest of its claims.
  */
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { createDb } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
 
-function readConfig(): ReturnType<typeof loadConfig> {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
-const config = readConfig();
+const config = loadConfigOrExit();
 const logger = createLogger(config);
 const db = createDb(config.databaseUrl);
 const worker = createWebhookWorker({

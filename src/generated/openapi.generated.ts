@@ -952,7 +952,7 @@ export interface components {
         };
         ArticleCreate: {
             /**
-             * @description An id of your choosing; it must not be taken.
+             * @description An id of your choosing (at most 2147483647); it must not be taken.
              * @example 101
              */
             id?: number;
@@ -2138,6 +2138,21 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
+        /** @description The database is unreachable or does not answer in time, or a write kept colliding with concurrent writes of the same records (nothing was changed). Retry after `Retry-After` seconds. */
+        DatabaseUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The service is temporarily unavailable. Try again shortly."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Malformed JSON, or the `X-Company-Id` header is missing where it is required. */
         BadRequestRateLimited: {
             headers: {
@@ -2229,6 +2244,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The database is unreachable or does not answer in time, or a write kept colliding with concurrent writes of the same records (nothing was changed). Retry after `Retry-After` seconds. */
+        DatabaseUnavailableRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The service is temporarily unavailable. Try again shortly."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The bearer token is missing, malformed, unknown or revoked. */
         UnauthenticatedRateLimited: {
             headers: {
@@ -2297,9 +2330,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The integration's shared token is not configured on the server. */
+        /** @description The integration's shared token is not configured on the server, or the database is unavailable (then with `Retry-After`). */
         IntegrationNotConfiguredRateLimited: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2379,14 +2413,14 @@ export interface components {
          *     while the first request with the key is still running, a second one is a 409.
          */
         IdempotencyKey: string;
-        /** @description The page to return, from 1. */
+        /** @description The page to return, from 1 (at most 2147483647). */
         Page: number;
         /** @description Items per page (at most 100). */
         PerPage: number;
         /** @description The resource id. */
         Id: number;
         /** @description `prometheus` answers Prometheus text exposition instead of JSON. */
-        HealthFormat: components["schemas"]["HealthFormat"];
+        HealthFormatQuery: components["schemas"]["HealthFormat"];
         /** @description The article code. */
         ArticleCode: string;
         /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
@@ -2428,6 +2462,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     getOpenApiDocument: {
@@ -2474,7 +2509,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `prometheus` answers Prometheus text exposition instead of JSON. */
-                format?: components["parameters"]["HealthFormat"];
+                format?: components["parameters"]["HealthFormatQuery"];
             };
             header?: never;
             path?: never;
@@ -2491,7 +2526,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `prometheus` answers Prometheus text exposition instead of JSON. */
-                format?: components["parameters"]["HealthFormat"];
+                format?: components["parameters"]["HealthFormatQuery"];
             };
             header?: never;
             path?: never;
@@ -2508,7 +2543,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `prometheus` answers Prometheus text exposition instead of JSON. */
-                format?: components["parameters"]["HealthFormat"];
+                format?: components["parameters"]["HealthFormatQuery"];
             };
             header?: never;
             path?: never;
@@ -2557,6 +2592,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     revokeToken: {
@@ -2585,14 +2621,19 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            400: components["responses"]["BadRequestRateLimited"];
             401: components["responses"]["UnauthenticatedRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listCompanies: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -2622,12 +2663,13 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listClients: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -2659,6 +2701,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getClient: {
@@ -2693,12 +2736,13 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listPartners: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -2732,6 +2776,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getPartner: {
@@ -2766,12 +2811,13 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listWarehouses: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -2801,6 +2847,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getWarehouse: {
@@ -2835,12 +2882,13 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listArticles: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -2872,6 +2920,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     createArticle: {
@@ -2928,6 +2977,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     syncArticles: {
@@ -2966,6 +3016,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getArticle: {
@@ -3000,6 +3051,7 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     updateArticle: {
@@ -3041,6 +3093,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     patchArticleByCode: {
@@ -3082,12 +3135,13 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listStock: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Rows per page (at most 200). */
                 per_page?: number;
@@ -3123,12 +3177,13 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listPurchaseOrders: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -3163,6 +3218,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     createPurchaseOrder: {
@@ -3227,6 +3283,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getPurchaseOrder: {
@@ -3261,6 +3318,7 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     updatePurchaseOrder: {
@@ -3302,12 +3360,13 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listReceptions: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -3340,6 +3399,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     createReception: {
@@ -3398,6 +3458,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getReception: {
@@ -3432,6 +3493,7 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     updateReception: {
@@ -3473,12 +3535,13 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listSalesOrders: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -3513,6 +3576,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     createSalesOrder: {
@@ -3574,6 +3638,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getSalesOrder: {
@@ -3608,6 +3673,7 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     updateSalesOrder: {
@@ -3649,6 +3715,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     changeSalesOrderStatus: {
@@ -3690,6 +3757,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listReturns: {
@@ -3720,6 +3788,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     createReturn: {
@@ -3782,6 +3851,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getReturn: {
@@ -3816,12 +3886,13 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -3851,6 +3922,7 @@ export interface operations {
             403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     createWebhook: {
@@ -3907,6 +3979,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     getWebhook: {
@@ -3941,6 +4014,7 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     updateWebhook: {
@@ -3982,6 +4056,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     deleteWebhook: {
@@ -4013,14 +4088,17 @@ export interface operations {
             401: components["responses"]["UnauthenticatedRateLimited"];
             403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description The page to return, from 1. */
+                /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
@@ -4055,6 +4133,7 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     redeliverWebhookDelivery: {
@@ -4090,8 +4169,11 @@ export interface operations {
             401: components["responses"]["UnauthenticatedRateLimited"];
             403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     pingWebhook: {
@@ -4125,8 +4207,11 @@ export interface operations {
             401: components["responses"]["UnauthenticatedRateLimited"];
             403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
     pingEtsm: {
@@ -4390,6 +4475,7 @@ export interface operations {
             403: components["responses"]["GraphQLRequestErrorRateLimited"];
             422: components["responses"]["GraphQLRequestErrorRateLimited"];
             429: components["responses"]["GraphQLRequestErrorRateLimited"];
+            503: components["responses"]["GraphQLRequestErrorRateLimited"];
         };
     };
     postGraphql: {
@@ -4421,6 +4507,7 @@ export interface operations {
             415: components["responses"]["GraphQLRequestErrorRateLimited"];
             422: components["responses"]["GraphQLRequestErrorRateLimited"];
             429: components["responses"]["GraphQLRequestErrorRateLimited"];
+            503: components["responses"]["GraphQLRequestErrorRateLimited"];
         };
     };
 }

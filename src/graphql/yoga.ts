@@ -4,15 +4,16 @@
  * GraphQL has exactly REST's auth, tenancy and rate limits. Query depth, aliases, cost, tokens and
  * directives are limited (graphql-armor), so one query cannot cost more than a page of REST.
  */
-import { GraphQLError } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Logger } from 'pino';
 import { AppError, InputError, NotFoundError, ForbiddenError } from '../platform/errors.js';
 import type { TenantContext } from '../platform/tenant-context.js';
@@ -23,6 +24,15 @@ import { schema } from './schema.js';
 export interface GraphQLServerContext {
   readonly tenant?: TenantContext;
   readonly activeModules?: ReadonlySet<string>;
+}
+
+/**
+ * The offline GraphiQL page (a 9 MB bundle, about 45 MB of memory once loaded) is imported when a
+ * browser first asks for it, not at start: an API server that never serves it never pays for it.
+ */
+async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
+  const { renderGraphiQL: render } = await import('@graphql-yoga/render-graphiql');
+  return render(options);
 }
 
 export const GRAPHQL_LIMITS = { depth: 15, aliases: 15, cost: 5000, tokens: 2000, directives: 20 } as const;
@@ -41,6 +51,27 @@ function maskError(error: unknown, message: string): Error {
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
+/**
+ * Parsed queries kept (yoga's cache, 1024 by default, is sized for servers with many clients' ad hoc
+ * queries). The compiled form of a query (graphql-jit, about 70 KB) lives as long as its parsed
+ * document, so this also bounds the memory of compiled queries to a few MB.
+ */
+const CACHED_DOCUMENTS = 100;
+
+/**
+ * graphql-jit compiles a query into a function (about 1.5 ms once) that then runs it several times
+ * faster than graphql-js's executor. Only a query asked a second time is compiled: the queries an
+ * integration repeats are fast, and a stream of one-off queries costs no compilation.
+ */
+function askedBefore(): (args: ExecutionArgs) => boolean {
+  const seen = new WeakSet<DocumentNode>();
+  return ({ document }) => {
+    if (seen.has(document)) return true;
+    seen.add(document);
+    return false;
+  };
+}
+
 export function createGraphQLServer(options: { logger: Logger; production: boolean }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
   const { logger, production } = options;
   return createYoga<GraphQLServerContext, GraphQLContext>({
@@ -54,6 +85,7 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       headers: JSON.stringify({ Authorization: 'Bearer <token from POST /api/auth/token>', 'X-Company-Id': '2' }, null, 2),
     },
     maskedErrors: { maskError },
+    parserAndValidationCache: { documentCache: new LRUCache<string, DocumentNode>({ max: CACHED_DOCUMENTS }), errorCache: new LRUCache<string, object>({ max: CACHED_DOCUMENTS }) },
     logging: {
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),
@@ -68,6 +100,7 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives }),
       ...(production ? [blockFieldSuggestionsPlugin()] : []),
+      useGraphQlJit({}, { enableIf: askedBefore() }),
     ],
   });
 }

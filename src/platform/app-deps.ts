@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { AuthCache } from '../components/auth/auth.cache.js';
 import type { Metrics } from './metrics.js';
 import type { RedisConnection } from './redis.js';
 
@@ -12,4 +13,6 @@ export interface AppDeps {
   readonly metrics: Metrics;
   /** Present when REDIS_URL is set. */
   readonly redis?: RedisConnection;
+  /** Verified tokens and resolved access (AUTH_CACHE_TTL_SECONDS); createApp makes it when absent. */
+  readonly authCache?: AuthCache;
 }

@@ -7,11 +7,11 @@
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import * as build from '../../db/seeds/builders.js';
 import { engineOf } from '../../src/platform/db/database.js';
 import { unchecked } from '../helpers/api.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
+import { orderOfTen } from '../helpers/inbound-fixtures.js';
 import { ledgerMismatches } from '../helpers/ledger.js';
 
 const SERVER_ERROR = { message: 'Server Error.' };
@@ -42,16 +42,7 @@ describe('A failure before commit in a reception (injected in the outbox)', () =
     await h.db.raw('DROP TRIGGER IF EXISTS fail_reception_event');
   });
 
-  /** A fresh article and a purchase order of 10 of it. */
-  async function freshOrder(): Promise<{ articleId: number; orderId: number; itemId: number }> {
-    const articleId = await build.insertArticle(h.db, { company_id: world.client.id, article_code: unique('FAULT-'), description: 'Fragile jar', um3pl: 'BUC' });
-    const order = await world
-      .as('operator')
-      .post('/api/purchase-orders')
-      .send({ partner_id: world.partners.supplier, internal_code: unique('PO-'), items: [{ article_id: articleId, um3pl: 'BUC', quantity_um3pl: 10 }] })
-      .expect(201);
-    return { articleId, orderId: order.body.data.id, itemId: order.body.data.items[0].id };
-  }
+  const freshOrder = () => orderOfTen(world, h.db, 'FAULT-');
 
   /** Everything a reception or its correction may touch, for one article and order. */
   async function snapshot(articleId: number, orderId: number) {

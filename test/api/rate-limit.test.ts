@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { connect } from 'node:net';
 import { pino } from 'pino';
 import type { Response } from 'supertest';
 import type { AppDeps } from '../../src/platform/app-deps.js';
 import { buildApp, testConfig, type Harness } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
-import { closedPort } from '../helpers/net.js';
+import { closedPort, redisAnswers, until } from '../helpers/net.js';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
 import { testEnv } from '../helpers/test-env.js';
 import { connectRedis, type RedisConnection } from '../../src/platform/redis.js';
@@ -124,22 +123,6 @@ describe('Operations with x-rate-limit none', () => {
   });
 });
 
-/** Whether a Redis answers PING at url (raw RESP, so a dead Redis cannot stall the probe). */
-function redisAnswers(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port || 6379), hostname);
-    const done = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(2000, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
-  });
-}
-
 describe('Rate limits in Redis (REDIS_URL)', () => {
   const connections: RedisConnection[] = [];
   let a: Harness;
@@ -152,6 +135,9 @@ describe('Rate limits in Redis (REDIS_URL)', () => {
       this.skip();
     }
     for (let i = 0; i < 2; i++) connections.push(await connectRedis(testEnv.redisUrl, silent));
+    // connectRedis waits for the connection only briefly; a count sent before it is ready fails
+    // open (no RateLimit headers), which these tests would read as a missing limit.
+    for (const connection of connections) await until(() => connection.ping(), 10_000, 'the Redis connection to be ready');
     a = await limitedApp({ redis: connections[0] }, { REDIS_URL: testEnv.redisUrl });
     b = await limitedApp({ redis: connections[1] }, { REDIS_URL: testEnv.redisUrl });
   });

@@ -53,8 +53,9 @@ describe('POST /api/receptions (an order received in two receptions)', () => {
     expect(await stockRows()).to.deep.equal([
       `${wh1}/${world.articles.client.id}/STOC_OK=7/7`,
       `${wh1}/${kg.id}/STOC_OK=2.5/2.5`,
-      `${wh2}/${kg.id}/STOC_OK=5/5`,
+      // Lines are applied by article (the lock order), whatever order the reception lists them in.
       `${wh2}/${world.articles.client.id}/STOC_OK=6/6`,
+      `${wh2}/${kg.id}/STOC_OK=5/5`,
     ]);
 
     // Per warehouse and article, in thousandths as stored.
@@ -67,8 +68,8 @@ describe('POST /api/receptions (an order received in two receptions)', () => {
       [wh1, kg.id, 2500, 'reception'],
     ]);
     expect((await movementsOf(h.db, 'reception', second.id)).map((m) => [m.warehouse_id, m.article_id, m.delta, m.cause])).to.deep.equal([
-      [wh2, kg.id, 5000, 'reception'],
       [wh2, world.articles.client.id, 6000, 'reception'],
+      [wh2, kg.id, 5000, 'reception'],
     ]);
 
     // The order's events follow its status; the last one is the order as it reads now.

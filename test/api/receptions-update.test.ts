@@ -105,8 +105,9 @@ describe('PUT /api/receptions/{id}', () => {
     expect(res.body.data.items.map((i: { quantity_um3pl: number }) => i.quantity_um3pl)).to.deep.equal([10, 7.5]);
     expect(await stockOf(kg.id)).to.equal(7500);
     expect(await corrections(reception.id)).to.deep.equal([
-      [kg.id, 4999, wh1, 'STOC_OK', world.users.operator.id],
+      // By article (the lock order), not in the order the request listed the lines.
       [buc.id, 6000, wh1, 'STOC_OK', world.users.operator.id],
+      [kg.id, 4999, wh1, 'STOC_OK', world.users.operator.id],
       [kg.id, 1, wh1, 'STOC_OK', world.users.operator.id],
     ]);
     expect((await orderNow(po.id)).status).to.equal('received');

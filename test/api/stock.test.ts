@@ -131,20 +131,25 @@ describe('GET /api/stock', () => {
     it('When filtered by warehouse_id, Then only rows of that warehouse come', async () => {
       const res = await world.as('providerAdmin').get(`/api/stock?warehouse_id=${world.warehouses[1]}`).expect(200);
       expect(rows(res).map(keyOf)).to.deep.equal([`${world.client.id}/${world.warehouses[1]}/${world.articles.client.id}/STOC_OK=3`]);
+      expect(res.body.meta.total).to.equal(1);
     });
 
     it('When filtered by article_id or article_code, Then only that article comes', async () => {
       const byId = await world.as('providerAdmin').get(`/api/stock?article_id=${world.articles.client.id}`).expect(200);
       expect(rows(byId).map((r) => r.quantity)).to.deep.equal([6, 3]);
+      expect(byId.body.meta.total).to.equal(2);
       const byCode = await world.as('providerAdmin').get(`/api/stock?article_code=${encodeURIComponent(world.articles.otherClient.code)}`).expect(200);
       expect(rows(byCode).map((r) => [r.article_id, r.quantity])).to.deep.equal([[world.articles.otherClient.id, 5]]);
+      expect(byCode.body.meta.total, 'the count of a code filter (it joins articles)').to.equal(1);
       const both = await world.as('providerAdmin').get(`/api/stock?article_id=${kg.id}&warehouse_id=${world.warehouses[1]}`).expect(200);
       expect(rows(both)).to.deep.equal([]);
+      expect(both.body.meta.total).to.equal(0);
     });
 
     it('When filtered by stock_type, Then only that type comes', async () => {
       const ok = await world.as('providerAdmin').get('/api/stock?stock_type=STOC_OK').expect(200);
       expect(rows(ok)).to.have.length(4);
+      expect(ok.body.meta.total).to.equal(4);
       for (const type of ['STOC_DEFECT', 'STOC_QUARANTINE']) {
         const res = await world.as('providerAdmin').get(`/api/stock?stock_type=${type}`).expect(200);
         expect(rows(res), type).to.deep.equal([]);

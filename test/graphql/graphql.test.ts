@@ -23,8 +23,8 @@ describe('POST /graphql', () => {
     }
   });
 
-  it('When articles are queried, Then the client in scope sees its articles by id, with snake_case fields like REST', async () => {
-    const res = await query(world.as('viewer'), `{ articles(limit: 10) { ${ARTICLE_FIELDS} } }`).expect(200);
+  it('When articles are queried, Then the client in scope sees its articles by id, with snake_case fields like REST, as application/json', async () => {
+    const res = await query(world.as('viewer'), `{ articles(limit: 10) { ${ARTICLE_FIELDS} } }`).expect(200).expect('Content-Type', 'application/json; charset=utf-8');
     const rest = await world.as('viewer').get('/api/articles?per_page=100').expect(200);
     const fromRest = [...rest.body.data].reverse().map(({ um3pl_barcode: _barcode, ...article }: Record<string, unknown>) => article);
     expect(res.body.data.articles).to.deep.equal(fromRest);
@@ -78,6 +78,27 @@ describe('POST /graphql', () => {
     expect(res.body.errors[0].message).to.equal(`The articles module is not active for company ${off.client.name}.`);
     expect(res.body.errors[0].extensions.code).to.equal('FORBIDDEN');
     await query(off.as('viewer'), '{ warehouses { id } }').expect(200);
+  });
+
+  it('When the same queries are asked again (run compiled from the second time on), Then every answer is the same, variables, errors and statuses included', async () => {
+    const off = await createWorld(h.app, h.db, { modulesOff: ['articles'] });
+    const asked: Array<[ReturnType<World['as']>, string, object | undefined]> = [
+      [world.as('viewer'), `query Page($after: Int) { articles(limit: 2, after: $after) { ${ARTICLE_FIELDS} } warehouses { id company_id } }`, { after: 0 }],
+      [world.as('viewer'), `query Page($after: Int) { articles(limit: 2, after: $after) { ${ARTICLE_FIELDS} } warehouses { id company_id } }`, { after: 1 }],
+      [world.as('viewer'), '{ articles(limit: 101) { id } }', undefined],
+      [world.as('viewer'), `{ mine: article(id: ${world.articles.client.id}) { article_code } theirs: article(id: ${other.articles.client.id}) { id } }`, undefined],
+      [off.as('viewer'), '{ articles { id } warehouses { id } }', undefined],
+    ];
+    const answer = async ([agent, text, variables]: (typeof asked)[number]): Promise<[number, unknown]> => {
+      const res = await query(agent, text, variables);
+      return [res.status, res.body];
+    };
+    const first = [];
+    for (const one of asked) first.push(await answer(one));
+    expect(first.map(([status]) => status)).to.deep.equal([200, 200, 200, 200, 403]);
+    for (let round = 0; round < 2; round++) {
+      for (const [i, one] of asked.entries()) expect(await answer(one), `query ${i}, round ${round + 2}`).to.deep.equal(first[i]);
+    }
   });
 
   it('When the query is 20 levels deep, Then it is refused with a clear error', async () => {

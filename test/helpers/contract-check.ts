@@ -85,7 +85,8 @@ function operationFor(method: string, path: string): ContractOperation | undefin
 
 /** Throws when the response breaks the document; answers quietly otherwise. */
 export function checkResponse(method: string, url: string, res: CheckedResponse): void {
-  const path = new URL(url, 'http://x').pathname;
+  // As sent: URL parsing would resolve `.` and `..` segments the server never saw resolved.
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] || '/';
   const op = operationFor(method, path);
   const where = `${method} ${path} -> ${res.status}`;
   let schema: Json | undefined;

@@ -2,6 +2,9 @@
  * A migrated database per test run: SQLite in memory, or a database of its own on the MariaDB
  * server (tpl_test_<pid>), dropped at the end, so that runs never share state.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { createDb } from '../../src/platform/db/database.js';
 import { migrateLatest } from '../../db/migrations/index.js';
@@ -64,8 +67,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** An empty database of the run's engine, for tests that migrate it themselves. */
 let scratchCount = 0;
 
-export async function createScratchDatabase(): Promise<TestDatabase> {
+/**
+ * An empty database of its own: on MariaDB a scratch database, on SQLite one in memory, or with
+ * `file` one in a temporary file (which another process can open by its url).
+ */
+export async function createScratchDatabase(options: { file?: boolean } = {}): Promise<TestDatabase> {
   if (testEnv.engine === 'mysql') return createMysqlDatabase(`_scratch${++scratchCount}`);
+  if (options.file) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tpl-scratch-'));
+    const url = `sqlite:${path.join(dir, 'db.sqlite')}`;
+    const db = createDb(url);
+    return { db, url, close: async () => (await db.destroy(), rmSync(dir, { recursive: true, force: true })) };
+  }
   const db = createDb('sqlite::memory:');
   return { db, url: 'sqlite::memory:', close: () => db.destroy() };
 }

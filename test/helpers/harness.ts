@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Knex } from 'knex';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppDeps } from '../../src/platform/app-deps.js';
 import { createMetrics } from '../../src/platform/metrics.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createScratchDatabase, createTestDatabase, type TestDatabase } from './database.js';
+import { migrateLatest } from '../../db/migrations/index.js';
 
 export const TEST_APP_URL = 'http://api.test';
 export const ETSM_TEST_TOKEN = 'etsm-shared-test-token';
@@ -26,14 +27,19 @@ export interface Harness {
   readonly deps: AppDeps;
 }
 
-let database: TestDatabase | undefined;
-let shared: Promise<Harness> | undefined;
+/**
+ * The run's database and shared app, kept on globalThis: mocha loads the root hooks with require,
+ * and a spec file that imports an ESM-only package (openapi-typescript, @hey-api/openapi-ts) with
+ * import(), which gives this module a second instance. Both must see the same database, or the
+ * hooks neither check its ledger nor close it (and the run never exits).
+ */
+const state: { database?: TestDatabase; shared?: Promise<Harness> } = ((globalThis as Record<symbol, unknown>)[Symbol.for('tpl.test.harness')] ??= {}) as never;
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     APP_ENV: 'test',
     APP_URL: TEST_APP_URL,
-    DATABASE_URL: database?.url ?? 'sqlite::memory:',
+    DATABASE_URL: state.database?.url ?? 'sqlite::memory:',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
     RATE_LIMIT_DATA_PER_MINUTE: '1000000',
@@ -43,6 +49,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // Webhook receivers of the tests listen on 127.0.0.1 over http.
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Tests change memberships, modules and tokens in the database and expect the next request to
+    // see it; test/api/auth-cache.test.ts turns the cache on.
+    AUTH_CACHE_TTL_SECONDS: '0',
     ...overrides,
   });
 }
@@ -62,23 +71,40 @@ export async function buildApp(options: { config?: Config; deps?: Partial<AppDep
 }
 
 export async function runDatabase(): Promise<TestDatabase> {
-  database ??= await createTestDatabase();
-  return database;
+  state.database ??= await createTestDatabase();
+  return state.database;
 }
 
 /** The app most suites share. */
 export function harness(): Promise<Harness> {
-  shared ??= buildApp();
-  return shared;
+  state.shared ??= buildApp();
+  return state.shared;
+}
+
+export interface Isolated extends Harness {
+  /** DATABASE_URL of this database (another process can open it; not so SQLite in memory). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * An app on a migrated database of its own (`file`: on SQLite in a temporary file), for suites whose data would change what others see (the fuzz
+ * creates articles with ids up to 2147483647, after which every new id is beyond GraphQL's Int).
+ */
+export async function isolatedHarness(options: { file?: boolean; logger?: Logger } = {}): Promise<Isolated> {
+  const scratch = await createScratchDatabase({ file: options.file });
+  await migrateLatest(scratch.db);
+  const h = await buildApp({ deps: { db: scratch.db, ...(options.logger ? { logger: options.logger } : {}) } });
+  return { ...h, url: scratch.url, close: () => scratch.close() };
 }
 
 /** The run's database if a test has created it (the root hooks check it after each test). */
 export function currentDatabase(): Knex | undefined {
-  return database?.db;
+  return state.database?.db;
 }
 
 export async function closeHarness(): Promise<void> {
-  await database?.close();
-  database = undefined;
-  shared = undefined;
+  await state.database?.close();
+  state.database = undefined;
+  state.shared = undefined;
 }

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import * as build from '../../db/seeds/builders.js';
 import type { Schema } from '../../src/platform/openapi/schemas.js';
 import type { Api } from './api.js';
-import { unique } from './factories.js';
+import { unique, type World } from './factories.js';
 
 export type PurchaseOrder = Schema<'PurchaseOrder'>;
 export type Reception = Schema<'Reception'>;
@@ -34,6 +34,13 @@ export async function kgArticle(db: Knex, clientId: number, integerOnly = false)
 export async function createOrder(agent: Api, partnerId: number, items: LineInput[], extra: Record<string, unknown> = {}): Promise<PurchaseOrder> {
   const res = await agent.post('/api/purchase-orders').send({ partner_id: partnerId, internal_code: unique('PO-'), items, ...extra }).expect(201);
   return res.body.data as PurchaseOrder;
+}
+
+/** A fresh article (BUC) of the world's client, written to `db`, and an open purchase order of 10 of it. */
+export async function orderOfTen(world: World, db: Knex, codePrefix: string): Promise<{ articleId: number; orderId: number; itemId: number }> {
+  const articleId = await build.insertArticle(db, { company_id: world.client.id, article_code: unique(codePrefix), description: 'Fragile jar', um3pl: 'BUC' });
+  const order = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: articleId, um3pl: 'BUC', quantity_um3pl: 10 }]);
+  return { articleId, orderId: order.id, itemId: order.items[0]!.id };
 }
 
 /** Receives `[po_item_id, quantity]` pairs of an order into a warehouse through the API (201 expected). */

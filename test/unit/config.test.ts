@@ -26,6 +26,10 @@ describe('loadConfig', () => {
       webhookAllowPrivateTargets: false,
       webhookTimeoutMs: 10_000,
       workerPollMs: 1000,
+      authCacheTtlSeconds: 10,
+      httpHeadersTimeoutMs: 20_000,
+      httpRequestTimeoutMs: 30_000,
+      httpKeepAliveTimeoutMs: 5_000,
     };
     expect(loadConfig({})).to.deep.equal(expected);
   });
@@ -113,6 +117,8 @@ describe('loadConfig', () => {
       ['RATE_LIMIT_AUTH_PER_MINUTE', '0', /^RATE_LIMIT_AUTH_PER_MINUTE must be a whole number from 1 to 10000000 \(got "0"\)$/],
       ['RATE_LIMIT_DATA_PER_MINUTE', 'lots', /^RATE_LIMIT_DATA_PER_MINUTE must be a whole number/],
       ['HEARTBEAT_STALE_MINUTES', '10081', /^HEARTBEAT_STALE_MINUTES must be a whole number from 1 to 10080/],
+      ['HTTP_HEADERS_TIMEOUT_MS', '40000', /^HTTP_HEADERS_TIMEOUT_MS must be a whole number from 100 to 30000 \(got "40000"\)$/],
+      ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', /^HTTP_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 100 to 600000/],
     ];
     for (const [variable, value, message] of cases) {
       it(`When ${variable}=${value}, Then it throws a ConfigError naming ${variable}`, () => {

@@ -27,6 +27,12 @@ describe('Webhook retries', () => {
     h = await isolatedApp();
   });
 
+  // A test's leftover retrying delivery must never be sent during a later test: the port of the
+  // refused-connection test is free again, and the OS may give it to a later test's receiver.
+  afterEach(async () => {
+    await h.db('webhooks').where('active', true).update({ active: false });
+  });
+
   after(async () => {
     for (const r of receivers) await r.close();
     await h?.close();

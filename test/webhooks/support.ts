@@ -4,46 +4,16 @@
  * worker takes every due delivery of its database: deliveries other suites leave behind in the
  * run's database would otherwise take its claims and move its clock for them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Knex } from 'knex';
-import { pino, type Logger } from 'pino';
-import { migrateLatest } from '../../db/migrations/index.js';
+import { pino } from 'pino';
 import { createWebhookWorker, type WebhookWorker, type WorkerOptions } from '../../src/components/webhooks/webhooks.worker.js';
 import { epochMs } from '../../src/kernel/time.js';
-import { createDb } from '../../src/platform/db/database.js';
-import { createScratchDatabase } from '../helpers/database.js';
 import { unique, type World } from '../helpers/factories.js';
-import { buildApp, type Harness } from '../helpers/harness.js';
-import { testEnv } from '../helpers/test-env.js';
 
 export const silent = pino({ level: 'silent' });
 
-export interface Isolated extends Harness {
-  /** DATABASE_URL of this database (another process can open it; not so SQLite in memory). */
-  readonly url: string;
-  close(): Promise<void>;
-}
-
 /** An app (allowing http and private targets, as the harness does) on a migrated database of its own. */
-export async function isolatedApp(options: { file?: boolean; logger?: Logger } = {}): Promise<Isolated> {
-  let database: { db: Knex; url: string; close(): Promise<void> };
-  if (testEnv.engine === 'mysql') {
-    database = await createScratchDatabase();
-  } else if (options.file) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'tpl-webhooks-'));
-    const url = `sqlite:${path.join(dir, 'db.sqlite')}`;
-    const db = createDb(url);
-    database = { db, url, close: async () => (await db.destroy(), rmSync(dir, { recursive: true, force: true })) };
-  } else {
-    const db = createDb('sqlite::memory:');
-    database = { db, url: 'sqlite::memory:', close: () => db.destroy() };
-  }
-  await migrateLatest(database.db);
-  const h = await buildApp({ deps: { db: database.db, ...(options.logger ? { logger: options.logger } : {}) } });
-  return { ...h, url: database.url, close: () => database.close() };
-}
+export { isolatedHarness as isolatedApp, type Isolated } from '../helpers/harness.js';
 
 /** A clock the test moves: epoch milliseconds. */
 export interface Clock {

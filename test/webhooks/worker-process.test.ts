@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createWorld } from '../helpers/factories.js';
 import { OK, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { createArticle, deliveries, isolatedApp, outboxIds, subscribe, type Isolated } from './support.js';
+import { until } from '../helpers/net.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TIMEOUT_MS = 500;
@@ -19,14 +20,6 @@ interface WorkerProcess {
   child: ChildProcess;
   output: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('The webhook worker process', function () {
@@ -80,7 +73,7 @@ describe('The webhook worker process', function () {
 
     for (let i = 0; i < 3; i++) await createArticle(world);
     const first = startWorker();
-    await until(() => answered().size === 3, 30_000, 'the first process to deliver 3 events');
+    await until(() => answered().size === 3, 30_000, 'the first process to deliver 3 events', 25);
 
     receiver.setDefault('hang');
     await createArticle(world);
@@ -96,13 +89,13 @@ describe('The webhook worker process', function () {
     const second = startWorker();
     const events = await outboxIds(h.db, world.client.id);
     expect(events).to.have.length(5);
-    await until(() => events.every((id) => answered().has(id)), 60_000, 'the second process to deliver every event');
+    await until(() => events.every((id) => answered().has(id)), 60_000, 'the second process to deliver every event', 25);
 
     const heldId = String(held.headers['webhook-id']);
     const again = receiver.received.filter((r) => r.headers['webhook-id'] === heldId);
     expect(again, 'the held delivery is sent again').to.have.length(2);
     expect(again[1]!.at - again[0]!.at, 'not before its lease ended').to.be.at.least(20_000 + TIMEOUT_MS - 1000);
-    await until(async () => (await deliveries(world, webhookId)).every((d) => d.status === 'delivered'), 10_000, 'the log to say delivered');
+    await until(async () => (await deliveries(world, webhookId)).every((d) => d.status === 'delivered'), 10_000, 'the log to say delivered', 25);
     expect(await deliveries(world, webhookId)).to.have.length(5);
 
     second.child.kill('SIGTERM');

@@ -14,23 +14,6 @@ function scriptSafe(text: string): string {
   return text.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/**
- * The page may load nothing from anywhere (its scripts and styles are inline; Redoc's search runs
- * in a blob: worker): even the attribution logo Redoc links from its CDN stays unloaded.
- */
-export const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'unsafe-inline'",
-  "style-src 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  'worker-src blob:',
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 export function docsPage(): string {
   if (page) return page;
   const require = createRequire(import.meta.url);

@@ -18,7 +18,7 @@ import type { TenantContext } from '../../platform/tenant-context.js';
 import { addError, lineQuantity, quantityRules } from '../articles/document-lines.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
 import { getWarehouse } from '../reference/reference.service.js';
-import { applyStockChange } from '../stock/stock.service.js';
+import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { Reception, ReceptionResource } from './receptions.repository.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -123,7 +123,7 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
         },
         lines.map((l) => ({ poItemId: l.item.id, articleId: l.item.article_id, um3pl: l.item.um3pl, quantity: l.quantity })),
       );
-      for (const { index, item, quantity } of lines) {
+      for (const { line: { index, item, quantity } } of inLockOrder(lines, (l) => ({ articleId: l.item.article_id }))) {
         const field = `selected_items.${index}.quantity_um3pl`;
         if (!(await moveReceived(tx, order.id, item.id, quantity))) {
           // Another reception received on this line meanwhile.

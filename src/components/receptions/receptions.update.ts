@@ -11,7 +11,7 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import { addError, lineQuantity, quantityRules } from '../articles/document-lines.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
-import { applyStockChange } from '../stock/stock.service.js';
+import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
 import { companyScope, failIfAny, messages, requireReception, userOf } from './receptions.service.js';
@@ -49,7 +49,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       // The lines as they are now, after the lock: a correction that raced this one has committed.
       const current = new Map((await repository.findReception(tx, scope, id))!.items.map((i) => [i.id, i.quantity]));
       let moved = false;
-      for (const { index, item, quantity } of corrections) {
+      for (const { line: { index, item, quantity } } of inLockOrder(corrections, (c) => ({ articleId: c.item.article_id }))) {
         const delta = quantity - current.get(item.id)!;
         if (delta === 0) continue;
         moved = true;

@@ -13,7 +13,7 @@ import type { TenantContext } from '../../platform/tenant-context.js';
 import { resolveLines } from '../articles/document-lines.js';
 import { getPartner, getWarehouse } from '../reference/reference.service.js';
 import { companyScope, lockDeliveredOrder, userOf } from '../sales-orders/sales-orders.service.js';
-import { applyStockChange } from '../stock/stock.service.js';
+import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './returns.repository.js';
 import type { ReturnResource } from './returns.repository.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -88,7 +88,7 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
         },
         lines,
       );
-      for (const [i, line] of lines.entries()) {
+      for (const { line, index: i } of inLockOrder(lines, (l) => ({ articleId: l.articleId, stockType: l.stockType }))) {
         await applyStockChange(tx, {
           clientId,
           warehouseId: body.warehouse_id,

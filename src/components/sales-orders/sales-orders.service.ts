@@ -16,7 +16,7 @@ import { recordEvent, type EventType } from '../../platform/outbox.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import { resolveLines, type ResolvedLine } from '../articles/document-lines.js';
 import { getPartner, getWarehouse } from '../reference/reference.service.js';
-import { reserveStock } from '../stock/stock.service.js';
+import { inLockOrder, reserveStock } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
 import type { SalesOrderStatus } from './sales-orders.rules.js';
@@ -66,7 +66,7 @@ export async function reserveLines(
   lines: ReadonlyArray<{ article_id: number; quantity: number }>,
   sign: 1 | -1,
 ): Promise<void> {
-  for (const line of lines) {
+  for (const { line } of inLockOrder(lines, (l) => ({ articleId: l.article_id }))) {
     const key = { clientId: order.company_id, warehouseId: order.source_warehouse_id, articleId: line.article_id, stockType: order.stock_type };
     await reserveStock(tx, key, sign * line.quantity);
   }

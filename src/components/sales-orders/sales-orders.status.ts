@@ -6,7 +6,7 @@
  */
 import { InputError, type FieldErrors } from '../../platform/errors.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
-import { deliverStock } from '../stock/stock.service.js';
+import { deliverStock, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrderResource } from './sales-orders.repository.js';
 import { canMove, forbiddenMoveMessage, type SalesOrderStatus } from './sales-orders.rules.js';
@@ -22,8 +22,8 @@ export async function changeSalesOrderStatus(ctx: TenantContext, id: number, to:
     }
     const order = (await repository.findOrder(tx, ctx.scope, id))!;
     if (to === 'delivered') {
-      const errors: FieldErrors = {};
-      for (const [index, item] of order.items.entries()) {
+      const short: Array<{ index: number; field: string; message: string }> = [];
+      for (const { line: item, index } of inLockOrder(order.items, (i) => ({ articleId: i.article_id }))) {
         const field = `items.${index}.quantity_um3pl`;
         const delivered = await deliverStock(tx, {
           clientId: order.company_id,
@@ -37,9 +37,12 @@ export async function changeSalesOrderStatus(ctx: TenantContext, id: number, to:
           articleCode: item.article_code,
           field,
         });
-        if (!delivered.ok) errors[field] = [delivered.message];
+        if (!delivered.ok) short.push({ index, field, message: delivered.message });
       }
-      if (Object.keys(errors).length > 0) throw new InputError(errors, 'Not enough stock to deliver the order; nothing was delivered.');
+      if (short.length > 0) {
+        const errors: FieldErrors = Object.fromEntries(short.sort((a, b) => a.index - b.index).map((s) => [s.field, [s.message]]));
+        throw new InputError(errors, 'Not enough stock to deliver the order; nothing was delivered.');
+      }
     }
     if (to === 'cancelled') await reserveLines(tx, order, order.items, -1);
     await repository.addHistory(tx, id, to, userOf(ctx));

@@ -144,13 +144,19 @@ export interface StockFilters {
 }
 
 export function listStock(tx: Knex, scope: CompanyScope, filters: StockFilters, page: PageRequest): Promise<Paged<StockLevel>> {
-  const query = whereClientInScope(balances(tx), scope, 'b.company_id').orderBy('b.id');
-  if (filters.warehouse_id !== undefined) query.where('b.warehouse_id', filters.warehouse_id);
-  if (filters.article_id !== undefined) query.where('b.article_id', filters.article_id);
-  if (filters.article_code !== undefined) query.where('a.article_code', filters.article_code);
-  if (filters.stock_type !== undefined) query.where('b.stock_type', filters.stock_type);
-  if (filters.updated_since !== undefined) query.where('b.updated_at', '>=', filters.updated_since);
-  return paged(query, page, toStockLevel);
+  const filtered = (query: Knex.QueryBuilder): Knex.QueryBuilder => {
+    whereClientInScope(query, scope, 'b.company_id');
+    if (filters.warehouse_id !== undefined) query.where('b.warehouse_id', filters.warehouse_id);
+    if (filters.article_id !== undefined) query.where('b.article_id', filters.article_id);
+    if (filters.article_code !== undefined) query.where('a.article_code', filters.article_code);
+    if (filters.stock_type !== undefined) query.where('b.stock_type', filters.stock_type);
+    if (filters.updated_since !== undefined) query.where('b.updated_at', '>=', filters.updated_since);
+    return query;
+  };
+  // Every balance has its article (a foreign key), so the count joins articles only to match a code:
+  // without the join it reads the unique key alone (MariaDB joined all 40,000 articles: 55 ms).
+  const count = filtered(filters.article_code === undefined ? tx('stock_balances as b') : balances(tx).clearSelect());
+  return paged(filtered(balances(tx)).orderBy('b.id'), page, toStockLevel, count);
 }
 
 /** Balances with ids above `after`, by id (the GraphQL keyset). */

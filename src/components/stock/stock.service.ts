@@ -31,6 +31,18 @@ export interface StockChange extends StockKey {
   field: string;
 }
 
+/**
+ * The order in which a transaction that changes several balances must change them: by article,
+ * then stock type. Every writer of stock takes its balance rows in this one order, so two of them
+ * never each hold a row the other waits for (on MariaDB, a deadlock that costs both a retry).
+ * Each line keeps the index it had, for the field its errors are reported on.
+ */
+export function inLockOrder<T>(lines: readonly T[], keyOf: (line: T) => { articleId: number; stockType?: string }): Array<{ line: T; index: number }> {
+  const keyed = lines.map((line, index) => ({ line, index, key: keyOf(line) }));
+  keyed.sort((a, b) => a.key.articleId - b.key.articleId || (a.key.stockType ?? '').localeCompare(b.key.stockType ?? '') || a.index - b.index);
+  return keyed.map(({ line, index }) => ({ line, index }));
+}
+
 function shortfall(change: StockChange, onHand: number): string {
   const needed = -change.delta;
   return `Not enough ${change.stockType} stock of article ${change.articleCode} in warehouse ${change.warehouseId}: ${onHand} on hand, ${toQuantity(needed)} needed, short by ${toQuantity(needed - Math.round(onHand * 1000))}.`;

@@ -47,7 +47,9 @@ export interface WebhookWorker {
 
 export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const { db, logger } = options;
-  const clock = options.clock ?? (() => Date.now());
+  // The clock nowDb() reads (sub-millisecond), so a delivery written a moment ago (a redelivery) is due
+  // to this worker at once: with Date.now() it could be microseconds in its future and wait a poll.
+  const clock = options.clock ?? (() => performance.timeOrigin + performance.now());
   const random = options.random ?? Math.random;
   const sendOne = options.send ?? sendHttp;
   const dbTime = (ms: number): string => nowDb(() => ms);

@@ -34,8 +34,13 @@ function sqliteConfig(url: string): Knex.Config {
   };
 }
 
+/** How long a MySQL/MariaDB statement may go unanswered before its connection is taken for dead. */
+export const STATEMENT_TIMEOUT_MS = 10_000;
+
 export interface DbOptions {
   poolMax?: number;
+  /** MySQL/MariaDB: see boundStatements (default STATEMENT_TIMEOUT_MS; 0 for none, say for migrations). */
+  statementTimeoutMs?: number;
   /** Knex's own warnings and errors (default: knex prints them on the console). */
   log?: Knex.Config['log'];
 }
@@ -62,11 +67,34 @@ function mysqlConfig(url: string, poolMax: number): Knex.Config {
   };
 }
 
+interface Mysql2Connection {
+  stream: { destroy(error?: Error): void };
+}
+
+/**
+ * A network that drops packets (a black hole) leaves a statement waiting forever: mysql2 has no
+ * timeout once connected, and TCP gives up only after many minutes. So a statement unanswered for
+ * `timeoutMs` has its socket destroyed: it fails with ETIMEDOUT (a 503), knex drops the connection
+ * from the pool, and the server rolls back whatever transaction was open on it.
+ */
+function boundStatements(db: Knex, timeoutMs: number): Knex {
+  const client = db.client as unknown as { _query(connection: Mysql2Connection, obj: unknown): Promise<unknown> };
+  const query = client._query.bind(client);
+  client._query = (connection, obj) => {
+    const timer = setTimeout(() => {
+      connection.stream.destroy(Object.assign(new Error(`The database did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+    }, timeoutMs);
+    return query(connection, obj).finally(() => clearTimeout(timer));
+  };
+  return db;
+}
+
 export function createDb(databaseUrl: string, options: DbOptions = {}): Knex {
-  const config = databaseUrl.startsWith('sqlite:')
-    ? sqliteConfig(databaseUrl)
-    : mysqlConfig(databaseUrl, options.poolMax ?? 10);
-  return knex(options.log ? { ...config, log: options.log } : config);
+  const sqlite = databaseUrl.startsWith('sqlite:');
+  const config = sqlite ? sqliteConfig(databaseUrl) : mysqlConfig(databaseUrl, options.poolMax ?? 10);
+  const db = knex(options.log ? { ...config, log: options.log } : config);
+  const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  return sqlite || timeoutMs <= 0 ? db : boundStatements(db, timeoutMs);
 }
 
 /** Inserts one row and answers its id (MySQL ignores RETURNING and answers the insert id). */

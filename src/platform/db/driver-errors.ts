@@ -32,15 +32,30 @@ export function isRetryableTransactionError(error: unknown): boolean {
   return e.errno === 1213 || e.errno === 1205 || e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT';
 }
 
-/** The database is unreachable or went away (not a query error). */
+/**
+ * SQLite's forms of a database that went away: better-sqlite3 on a closed connection, and knex
+ * once its pool is destroyed. Neither has a code of its own.
+ */
+const SQLITE_GONE = /The database connection is not open|Unable to acquire a connection/;
+
+/**
+ * The database is unreachable, went away or did not answer in time (not a query error). mysql2
+ * marks every error that killed its connection `fatal`, including the one a transaction's ROLLBACK
+ * meets on a connection that died under it; SQLite's busy timeout is its form of a database that
+ * does not answer writes.
+ */
 export function isConnectionError(error: unknown): boolean {
-  const e = asDriverError(error);
+  const e = asDriverError(error) as DriverError & { fatal?: boolean };
   const name = (error as { name?: string } | null)?.name;
+  const message = (error as { message?: string } | null)?.message ?? '';
   return (
     name === 'KnexTimeoutError' ||
+    e.fatal === true ||
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR'].includes(e.code ?? '') ||
+    (e.code ?? '').startsWith('SQLITE_BUSY') ||
     e.errno === 2002 ||
     e.errno === 2013 ||
-    e.errno === 2006
+    e.errno === 2006 ||
+    SQLITE_GONE.test(message)
   );
 }

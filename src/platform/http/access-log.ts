@@ -1,16 +1,32 @@
-/** Step 1: the pino-http access log, one line a request, without credentials. */
+/**
+ * Step 1: the access log, one line a request when it ends, without credentials: `request
+ * completed` at info (2xx/3xx) or warn (4xx), `request errored` at error (5xx, or a connection
+ * closed before the answer was written), with `req` (id, method, url), `res` (statusCode) and
+ * `responseTime` in ms: pino-http's line.
+ * Written by hand rather than with pino-http, which builds a child logger with the serialized
+ * request for every request even when its line is below the level and never written (production
+ * logs at warn): about 4 % of the CPU of a small GET, measured by the benchmark's profile.
+ */
 import type { RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 
 export function accessLog(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (req) => (req as unknown as { requestId: string }).requestId,
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  });
+  return (req, res, next) => {
+    const started = performance.now();
+    const done = (): void => {
+      res.off('finish', done);
+      res.off('close', done);
+      const status = res.statusCode;
+      const errored = status >= 500 || !res.writableFinished;
+      const level = errored ? 'error' : status >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level](
+        { req: { id: req.requestId, method: req.method, url: req.originalUrl }, res: { statusCode: status }, responseTime: Math.round(performance.now() - started) },
+        errored ? 'request errored' : 'request completed',
+      );
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    next();
+  };
 }

@@ -6,19 +6,31 @@ import type { RequestHandler, Response } from 'express';
 import type { AppDeps } from '../app-deps.js';
 import type { Contract } from '../openapi/contract.js';
 import type { AnyReply } from '../openapi/handler-types.js';
+import { JsonText } from '../openapi/json-text.js';
 import type { RequestWithOpenApi } from './request-context.js';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A JSON answer is written directly: its Content-Type is always the same, and express's res.send
+ * would parse and re-format it, look for an ETag (off) and freshness (no validators are sent) on
+ * every answer. Node leaves out the body of a HEAD answer itself. Other answers go through express.
+ */
+function writeJson(res: Response, text: string): void {
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
 export function writeReply(res: Response, reply: AnyReply): void {
+  const json = reply.body !== undefined && reply.contentType === undefined;
   res.status(reply.status);
   if (reply.contentType !== undefined) res.type(reply.contentType);
+  // After the type: a reply's own headers may replace it (the Prometheus exposition's version).
   if (reply.headers) res.set(reply.headers);
-  if (reply.body === undefined) {
-    res.end();
-  } else if (reply.contentType !== undefined) {
-    res.send(reply.body);
-  } else {
-    res.json(reply.body);
-  }
+  if (json) writeJson(res, reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body));
+  else if (reply.body === undefined) res.end();
+  else res.send(reply.body);
 }
 
 export function dispatch(contract: Contract, deps: AppDeps): RequestHandler {
@@ -32,7 +44,15 @@ export function dispatch(contract: Contract, deps: AppDeps): RequestHandler {
         body: req.body,
         deps,
         auth: req.auth,
-        request: { requestId: req.requestId, ip: req.ip ?? '', url: req.originalUrl, headers: req.headers },
+        request: {
+          requestId: req.requestId,
+          // express works the address out of the proxy settings on each read: only for handlers that ask.
+          get ip() {
+            return req.ip ?? '';
+          },
+          url: req.originalUrl,
+          headers: req.headers,
+        },
       });
     } catch (error) {
       await req.idempotency?.release();

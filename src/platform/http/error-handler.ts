@@ -8,7 +8,7 @@ import type { ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import * as errors from '../errors.js';
-import { isConnectionError } from '../db/driver-errors.js';
+import { isConnectionError, isRetryableTransactionError } from '../db/driver-errors.js';
 import { toFieldErrors, type ValidatorErrorItem } from './validation-errors.js';
 
 interface Rendered {
@@ -76,6 +76,10 @@ function render(error: unknown, parameters: Parameters<typeof toFieldErrors>[1])
   }
   if (typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string') {
     return renderBodyParserError(error as { type: string });
+  }
+  if (isRetryableTransactionError(error)) {
+    // Still a deadlock victim after inTransaction's retries: the whole transaction was rolled back.
+    return { status: 503, body: { message: 'Too many concurrent changes to the same records; nothing was changed. Try again shortly.' }, headers: { 'Retry-After': '1' } };
   }
   if (isConnectionError(error)) {
     return { status: 503, body: { message: 'The service is temporarily unavailable. Try again shortly.' }, headers: { 'Retry-After': '5' } };

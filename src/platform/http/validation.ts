@@ -2,11 +2,40 @@
  * Step 7: request validation by express-openapi-validator against the bundled document. Only its
  * request validator runs: step 3 already matched the operation and handed it over as `req.openapi`,
  * so the validator's own route search (one compiled path regexp per route, every request) is not
- * used. Its errors become 422s in error-handler.ts.
+ * used. Its errors become 422s in error-handler.ts. An operation that takes no body refuses one
+ * with content (`{}` and no body pass): 422 naming each property, so nothing is accepted unread.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { InputError } from '../errors.js';
 import type { OpenApiDocument } from '../openapi/document.js';
+import type { RequestWithOpenApi } from './request-context.js';
+
+/**
+ * ajv coerces a numeral too large for a double ("1e400", 400 nines) to Infinity and lets it pass
+ * as an integer: the 422 naming such a path or query parameter, or undefined.
+ */
+const infinite = (value: unknown): boolean =>
+  Array.isArray(value) ? value.some(infinite) : typeof value === 'number' && !Number.isFinite(value);
+
+function infiniteParameter(req: Request): InputError | undefined {
+  // Runs on every request: looks without copying, and builds the error only when there is one.
+  const sources = [(req as RequestWithOpenApi).openapi?.pathParams ?? {}, req.query as Record<string, unknown>];
+  if (!sources.some((values) => Object.values(values).some(infinite))) return undefined;
+  const bad = sources.flatMap((values) => Object.entries(values)).filter(([, v]) => infinite(v));
+  const typeOf = (name: string) => (req.operation?.parameters.find((p) => p.name === name)?.schema as { type?: string } | undefined)?.type;
+  return new InputError(Object.fromEntries(bad.map(([name]) => [name, [`The ${name} field must be ${typeOf(name) === 'number' ? 'a number' : 'an integer'}.`]])));
+}
+
+/** The 422 for a body sent to an operation without one, or undefined when there is nothing in it. */
+function unexpectedBody(req: Request): InputError | undefined {
+  const body: unknown = req.body;
+  if (req.operation?.raw.requestBody !== undefined || typeof body !== 'object' || body === null) return undefined;
+  if (Array.isArray(body)) return body.length ? InputError.field('body', 'This operation takes no request body.') : undefined;
+  const keys = Object.keys(body);
+  if (keys.length === 0) return undefined;
+  return new InputError(Object.fromEntries(keys.map((key) => [key, [`The ${key} field is not allowed.`]])));
+}
 
 export function requestValidation(document: OpenApiDocument): RequestHandler {
   const middlewares = OpenApiValidator.middleware({
@@ -19,5 +48,9 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
   }) as RequestHandler[];
   const validate = middlewares.find((mw) => mw.name === 'requestMiddleware');
   if (!validate) throw new Error('express-openapi-validator no longer exposes its requestMiddleware: check the upgrade');
-  return validate;
+  return (req, res, next) => {
+    const refused = unexpectedBody(req);
+    if (refused) throw refused;
+    return validate(req, res, (error?: unknown) => (error ? next(error) : next(infiniteParameter(req))));
+  };
 }

@@ -78,10 +78,22 @@ async function claim(db: Knex, companyId: number, key: string, hash: string, att
 }
 
 export function idempotency(deps: { db: Knex }): RequestHandler {
+  /**
+   * Claims of failed requests that could not be released either (the database had gone away).
+   * They are released before the next claim, so that once the database is back a retry of the same
+   * request is not answered 409 until the claim counts as abandoned.
+   */
+  const unreleased = new Set<number>();
+  const release = async (id: number): Promise<void> => {
+    unreleased.add(id);
+    await keys.deleteKey(deps.db, id);
+    unreleased.delete(id);
+  };
   return async (req, res, next) => {
     const op = req.operation!;
     const key = req.headers['idempotency-key'];
     if (!op.idempotent || typeof key !== 'string' || key === '') return next();
+    for (const id of unreleased) await release(id);
     const scope = req.auth?.scope;
     const companyId = scope?.kind === 'company' ? scope.companyId : 0;
     const outcome = await claim(deps.db, companyId, key, requestHash(op.operationId, req.path, req.body));
@@ -91,8 +103,8 @@ export function idempotency(deps: { db: Knex }): RequestHandler {
           complete: (reply) =>
             reply.status >= 200 && reply.status < 300
               ? keys.completeKey(deps.db, outcome.id, reply.status, JSON.stringify(reply.body ?? null))
-              : keys.deleteKey(deps.db, outcome.id),
-          release: () => keys.deleteKey(deps.db, outcome.id),
+              : release(outcome.id),
+          release: () => release(outcome.id),
         };
         return next();
       case 'replay':

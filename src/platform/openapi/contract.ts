@@ -49,10 +49,12 @@ export async function loadContract(
       );
     }
   }
+  // Keep the binding, not openapi-backend: its dereferenced copy of the document is garbage after this.
+  const bound = new Map(operations.map((op) => [op.operationId, (api.handlers[op.operationId] ?? notImplemented) as BoundHandler]));
   return {
     document,
     operations,
     router: new OperationRouter(operations),
-    handlerFor: (operationId) => (api.handlers[operationId] ?? api.handlers.notImplemented) as BoundHandler,
+    handlerFor: (operationId) => bound.get(operationId) ?? notImplemented,
   };
 }

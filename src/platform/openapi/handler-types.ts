@@ -8,6 +8,7 @@ import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { Role } from '../../kernel/access.js';
 import type { operations } from '../../generated/openapi.generated.js';
 import type { OperationId } from './document.js';
+import type { JsonText } from './json-text.js';
 
 export type { OperationId };
 
@@ -68,7 +69,7 @@ export type Reply<K extends OperationId> = {
     ? { status: S; headers?: Record<string, string> }
     : ContentOf<Responses<K>[S]> extends { 'application/json': infer J }
       ?
-          | { status: S; body: J; headers?: Record<string, string> }
+          | { status: S; body: J | JsonText<J>; headers?: Record<string, string> }
           | { status: S; body: string; contentType: Exclude<keyof ContentOf<Responses<K>[S]>, 'application/json'>; headers?: Record<string, string> }
       : { status: S; body: string; contentType: keyof ContentOf<Responses<K>[S]>; headers?: Record<string, string> };
 }[ReplyStatus<K>];

@@ -1,0 +1,263 @@
+/**
+ * `make bench`: per engine (BENCH_DB, default `sqlite`, then `mysql` when MariaDB answers), seed
+ * the volume, start the API as production runs it (compiled, NODE_ENV=production, logs at warn)
+ * and the bare baseline, drive each scenario on both with autocannon from this process, then
+ * measure memory (peak under load, a soak for growth) and the padded-document comparison. Prints
+ * every scenario and target and writes test/bench/results.json. Exits 1 when a target of the
+ * first engine fails.
+ *
+ * BENCH_SECONDS (default 5) is the length of each measured run; every scenario runs 3 times on each
+ * side, alternating, and each side keeps its best figures (the machine's noise only ever slows a
+ * run). The sync pages and the padded document are judged on the server's CPU time per request,
+ * as the median ratio of 7 paired 3 s rounds (pairedCpuRatio): one slow spell of a shared machine
+ * cannot decide them.
+ * BENCH_SOAK_SECONDS (default 60). BENCH_ONLY=<text> runs the scenarios whose name has it (and
+ * skips the soak and the padded comparison): for working on one scenario, not for the targets. BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/tpl_bench).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import knex from 'knex';
+import { migrateLatest } from '../../db/migrations/index.js';
+import { createDb } from '../../src/platform/db/database.js';
+import { drive, memoryOf, type Load, type Measured } from './load.js';
+import { printScenarios, printTargets, target, writeResults, type ScenarioResult, type Target } from './report.js';
+import { scenarios, type Scenario } from './scenarios.js';
+import { seedBenchVolume, VOLUME, type BenchWorld } from './seed.js';
+import { accepts, SCRIPTS, startServer, type Started } from './servers.js';
+
+const env = process.env;
+const SECONDS = Number(env.BENCH_SECONDS ?? 5);
+const SOAK_SECONDS = Number(env.BENCH_SOAK_SECONDS ?? 60);
+const MYSQL_URL = env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/tpl_bench';
+const PADDING = 200;
+/** Rate limits raised by configuration, as an operator would for a load test. */
+const SERVER_ENV = { RATE_LIMIT_AUTH_PER_MINUTE: '10000000', RATE_LIMIT_DATA_PER_MINUTE: '10000000', APP_URL: 'http://localhost' };
+
+interface Database {
+  url: string;
+  drop(): Promise<void>;
+}
+
+function mysqlAnswers(): Promise<boolean> {
+  const url = new URL(MYSQL_URL);
+  return accepts(Number(url.port || 3306), url.hostname);
+}
+
+async function freshDatabase(engine: string): Promise<Database> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tpl-bench-'));
+    return { url: `sqlite:${path.join(dir, 'bench.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const url = new URL(MYSQL_URL);
+  const name = url.pathname.slice(1);
+  url.pathname = '/';
+  const admin = knex({ client: 'mysql2', connection: url.toString() });
+  await admin.raw('DROP DATABASE IF EXISTS ??', [name]);
+  await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [name]);
+  return {
+    url: MYSQL_URL,
+    drop: async () => {
+      await admin.raw('DROP DATABASE IF EXISTS ??', [name]);
+      await admin.destroy();
+    },
+  };
+}
+
+async function seed(url: string): Promise<BenchWorld> {
+  const db = createDb(url);
+  try {
+    await migrateLatest(db);
+    const started = Date.now();
+    const world = await seedBenchVolume(db);
+    console.log(
+      `seeded ${VOLUME.clients} clients × ${VOLUME.articlesPerClient} articles, ${VOLUME.stockRows} stock rows, ${VOLUME.salesOrders} sales orders in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    return world;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function unexpected(m: Measured, status: number): number {
+  return m.errors + Object.entries(m.statuses).reduce((n, [code, count]) => n + (Number(code) === status ? 0 : count), 0);
+}
+
+const ROUNDS = 3;
+
+/** The better of two runs of the same thing: the machine's noise only ever makes a run worse. */
+function better(a: Measured | undefined, b: Measured): Measured {
+  if (a === undefined) return b;
+  return { ...(b.rps > a.rps ? b : a), p50: Math.min(a.p50, b.p50), p99: Math.min(a.p99, b.p99), cpuUs: Math.min(a.cpuUs, b.cpuUs) };
+}
+
+/** Both runs warmed up, then ROUNDS alternating rounds of each; each keeps its best figures. */
+async function alternate(a: (warm: boolean) => Promise<Measured>, b: (warm: boolean) => Promise<Measured>): Promise<[Measured, Measured]> {
+  await a(true);
+  await b(true);
+  let bestA: Measured | undefined;
+  let bestB: Measured | undefined;
+  for (let round = 0; round < ROUNDS; round++) {
+    bestA = better(bestA, await a(false));
+    bestB = better(bestB, await b(false));
+  }
+  return [bestA!, bestB!];
+}
+
+/** Rounds of a CPU comparison of the same server on two loads, or of two servers on one load. */
+const PAIRED_ROUNDS = 7;
+const PAIRED_SECONDS = 3;
+
+/**
+ * CPU per request of b over a, judged as the median of the ratios of PAIRED_ROUNDS paired rounds
+ * (which of the two goes first alternates): the machine's slow spells hit both runs of a round
+ * alike, and one slow round cannot decide. Also the best run of each, for the report.
+ */
+async function pairedCpuRatio(a: (seconds: number) => Promise<Measured>, b: (seconds: number) => Promise<Measured>): Promise<{ a: Measured; b: Measured; ratio: number }> {
+  await a(2);
+  await b(2);
+  let bestA: Measured | undefined;
+  let bestB: Measured | undefined;
+  const ratios: number[] = [];
+  for (let round = 0; round < PAIRED_ROUNDS; round++) {
+    let runA: Measured;
+    let runB: Measured;
+    if (round % 2 === 0) {
+      runA = await a(PAIRED_SECONDS);
+      runB = await b(PAIRED_SECONDS);
+    } else {
+      runB = await b(PAIRED_SECONDS);
+      runA = await a(PAIRED_SECONDS);
+    }
+    bestA = better(bestA, runA);
+    bestB = better(bestB, runB);
+    ratios.push(runB.cpuUs / runA.cpuUs);
+  }
+  ratios.sort((x, y) => x - y);
+  return { a: bestA!, b: bestB!, ratio: ratios[Math.floor(ratios.length / 2)]! };
+}
+
+/** A scenario on the full stack and on the baseline, alternating. */
+async function measure(full: Started, baseline: Started, s: Scenario): Promise<{ full: Measured; baseline: Measured }> {
+  const run = s.amount !== undefined ? { amount: s.amount } : { seconds: SECONDS };
+  const warm = s.amount !== undefined ? { amount: Math.ceil(s.amount / 7) } : { seconds: 2 };
+  const [fullRun, baseRun] = await alternate(
+    (warming) => drive(full, s.load, warming ? warm : run),
+    (warming) => drive(baseline, s.load, warming ? warm : run),
+  );
+  return { full: fullRun, baseline: baseRun };
+}
+
+/**
+ * The sync feed's first and last page on the full stack, in paired rounds: their CPU per request
+ * (the cost of a page, which other load on the machine changes least) is compared,
+ * not requests/s measured minutes apart on a shared machine.
+ */
+async function syncPages(full: Started, first: Load, last: Load): Promise<{ first: Measured; last: Measured; cpuRatio: number }> {
+  const run = (load: Load) => (seconds: number) => drive(full, load, { seconds });
+  const { a, b, ratio } = await pairedCpuRatio(run(first), run(last));
+  return { first: a, last: b, cpuRatio: ratio };
+}
+
+/** RSS once a second under steady reads; growth = mean of the last 10 samples − mean of the first 10. */
+async function soak(server: Started, load: Load): Promise<{ samples: number[]; growthMb: number }> {
+  const samples: number[] = [];
+  const timer = setInterval(() => samples.push(memoryOf(server.pid).rssMb), 1000);
+  await drive(server, load, { seconds: SOAK_SECONDS });
+  clearInterval(timer);
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+  return { samples, growthMb: mean(samples.slice(-10)) - mean(samples.slice(0, 10)) };
+}
+
+/** The same GET on the bundled and the padded document: requests/s, and CPU per request (the judged figure). */
+async function paddedRatio(dbUrl: string, load: Load): Promise<{ bundled: Measured; padded: Measured; rpsRatio: number; cpuRatio: number }> {
+  const bundled = await startServer('api (bundled document)', SCRIPTS.app, { ...SERVER_ENV, DATABASE_URL: dbUrl, WORKER: 'off' });
+  const padded = await startServer(`api (+${PADDING} operations)`, SCRIPTS.app, { ...SERVER_ENV, DATABASE_URL: dbUrl, WORKER: 'off', BENCH_PADDING: String(PADDING) });
+  try {
+    const { a, b, ratio } = await pairedCpuRatio(
+      (seconds) => drive(bundled, load, { seconds }),
+      (seconds) => drive(padded, load, { seconds }),
+    );
+    const within = (x: number): number => Math.min(x, 1 / x);
+    return { bundled: a, padded: b, rpsRatio: within(a.rps / b.rps), cpuRatio: within(ratio) };
+  } finally {
+    await Promise.all([bundled.stop(), padded.stop()]);
+  }
+}
+
+async function benchEngine(engine: string): Promise<{ results: ScenarioResult[]; targets: Target[]; memory: object }> {
+  console.log(`\n=== ${engine} ===`);
+  const database = await freshDatabase(engine);
+  try {
+    const world = await seed(database.url);
+    const serverEnv = { ...SERVER_ENV, DATABASE_URL: database.url };
+    const full = await startServer('api', SCRIPTS.api, serverEnv);
+    const baseline = await startServer('baseline', SCRIPTS.baseline, { DATABASE_URL: database.url, BENCH_TOKEN: world.token, BENCH_COMPANY_ID: String(world.companyId) });
+    const results: ScenarioResult[] = [];
+    let peakMb = 0;
+    let soaked: { samples: number[]; growthMb: number };
+    let sync: Awaited<ReturnType<typeof syncPages>>;
+    const all = scenarios(world);
+    const selected = all.filter((s) => !env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY));
+    try {
+      for (const s of selected) {
+        const measured = await measure(full, baseline, s);
+        const result = { engine, name: s.name, kind: s.kind, ...measured, ratio: measured.full.rps / measured.baseline.rps, unexpected: unexpected(measured.full, s.expect) + unexpected(measured.baseline, s.expect) };
+        results.push(result);
+        console.log(`  ${s.name}: ${result.full.rps.toFixed(0)} r/s, baseline ${result.baseline.rps.toFixed(0)} r/s (${result.ratio.toFixed(2)})`);
+      }
+      peakMb = memoryOf(full.pid).peakMb;
+      if (env.BENCH_ONLY) {
+        printScenarios(engine, results);
+        return { results, targets: [], memory: { engine, peakMb } };
+      }
+      console.log(`  sync: first and last page, alternating`);
+      sync = await syncPages(full, all[2]!.load, all[3]!.load);
+      console.log(`  soak: ${SOAK_SECONDS} s of ${all[0]!.name}`);
+      soaked = await soak(full, all[0]!.load);
+    } finally {
+      await Promise.all([full.stop(), baseline.stop()]);
+    }
+    const padded = await paddedRatio(database.url, all[0]!.load);
+
+    const targets: Target[] = [
+      ...results.filter((r) => r.kind === 'read').map((r) => target(engine, `reads: ${r.name}, full/baseline r/s`, r.unexpected ? NaN : r.ratio, 'min', 0.6)),
+      target(engine, 'sync: last page / first page, CPU per request (keyset)', sync.cpuRatio, 'max', 1.2),
+      ...results.filter((r) => r.kind === 'write').map((r) => target(engine, `writes: ${r.name}, p99 full/baseline`, r.unexpected ? NaN : r.full.p99 / r.baseline.p99, 'max', 1.5)),
+      target(engine, 'memory: peak RSS under load (MB)', peakMb, 'max', 200),
+      target(engine, `memory: RSS growth over a ${SOAK_SECONDS} s soak (MB)`, soaked.growthMb, 'max', 10),
+      target(engine, `document: +${PADDING} operations vs bundled, CPU/request ratio`, padded.cpuRatio, 'min', 0.9),
+    ];
+    const rejected = results.find((r) => r.kind === 'rejection');
+    if (rejected) console.log(`  rejected token: ${rejected.full.rps.toFixed(0)} r/s (${rejected.unexpected} unexpected answers)`);
+    const show = (m: Measured): string => `${m.rps.toFixed(0)} r/s, ${m.cpuUs.toFixed(0)} µs CPU/request`;
+    console.log(`  sync pages: first ${show(sync.first)}; last ${show(sync.last)}`);
+    console.log(`  padded document: bundled ${show(padded.bundled)}; +${PADDING} operations ${show(padded.padded)} (r/s ratio ${padded.rpsRatio.toFixed(2)})`);
+    return { results, targets, memory: { engine, peakMb, soakSamplesMb: soaked.samples.map((m) => Math.round(m)), growthMb: soaked.growthMb } };
+  } finally {
+    await database.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  const engines = env.BENCH_DB ? env.BENCH_DB.split(',').map((e) => e.trim()) : ['sqlite', ...((await mysqlAnswers()) ? ['mysql'] : [])];
+  if (!env.BENCH_DB && engines.length === 1) console.log(`MariaDB does not answer at ${MYSQL_URL}: only SQLite is benched.`);
+  const scenarioResults: ScenarioResult[] = [];
+  const targets: Target[] = [];
+  const memory: object[] = [];
+  for (const engine of engines) {
+    const out = await benchEngine(engine);
+    scenarioResults.push(...out.results);
+    targets.push(...out.targets);
+    memory.push(out.memory);
+  }
+  for (const engine of engines) printScenarios(engine, scenarioResults.filter((r) => r.engine === engine));
+  printTargets(targets, engines);
+  const file = writeResults({ engines, scenarios: scenarioResults, targets, memory });
+  const failed = targets.filter((t) => t.engine === engines[0] && !t.pass);
+  const verdict = env.BENCH_ONLY ? 'Targets are not judged with BENCH_ONLY' : failed.length === 0 ? `Every target passes on ${engines[0]}` : `${failed.length} target(s) fail on ${engines[0]}`;
+  console.log(`\n${verdict}. Results: ${path.relative(process.cwd(), file)}`);
+  process.exitCode = failed.length === 0 ? 0 : 1;
+}
+
+await main();

@@ -1,0 +1,81 @@
+/** The benchmark's scenarios, each as a request of the seeded world's operator. */
+import { randomBytes } from 'node:crypto';
+import type { Load } from './load.js';
+import type { BenchWorld } from './seed.js';
+
+export type ScenarioKind = 'read' | 'write' | 'rejection';
+
+export interface Scenario {
+  name: string;
+  kind: ScenarioKind;
+  /** The status every answer must have. */
+  expect: number;
+  load: Load;
+  /** Writes that use up seeded rows run a number of requests instead of a duration. */
+  amount?: number;
+}
+
+export const GRAPHQL_QUERY = '{ articles(limit: 50) { id article_code description um3pl active } }';
+
+export function scenarios(world: BenchWorld): Scenario[] {
+  const headers = { Authorization: `Bearer ${world.token}`, 'X-Company-Id': String(world.companyId) };
+  const json = { ...headers, 'Content-Type': 'application/json' };
+  const [warehouse] = world.warehouseIds;
+  let reception = 0;
+  let order = 0;
+  return [
+    { name: 'GET /api/articles?per_page=25', kind: 'read', expect: 200, load: { method: 'GET', path: '/api/articles?per_page=25', headers } },
+    {
+      name: 'GET /api/stock?per_page=100 (warehouse, stock type)',
+      kind: 'read',
+      expect: 200,
+      load: { method: 'GET', path: `/api/stock?per_page=100&warehouse_id=${warehouse}&stock_type=STOC_OK`, headers },
+    },
+    { name: 'GET /api/articles/sync?per_page=500 (first page)', kind: 'read', expect: 200, load: { method: 'GET', path: '/api/articles/sync?per_page=500&cursor=0', headers } },
+    {
+      name: 'GET /api/articles/sync?per_page=500 (last page)',
+      kind: 'read',
+      expect: 200,
+      load: { method: 'GET', path: `/api/articles/sync?per_page=500&cursor=${world.lastSyncCursor}`, headers },
+    },
+    { name: 'POST /graphql articles(limit: 50)', kind: 'read', expect: 200, load: { method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query: GRAPHQL_QUERY }) } },
+    {
+      name: 'POST /api/receptions (2 lines)',
+      kind: 'write',
+      expect: 201,
+      load: {
+        method: 'POST',
+        path: '/api/receptions',
+        headers: json,
+        body: () => {
+          const po = world.purchaseOrders[reception++ % world.purchaseOrders.length]!;
+          const selected_items = po.lines.map((po_item_id) => ({ po_item_id, quantity_um3pl: 1 }));
+          return JSON.stringify({ purchase_order_id: po.id, warehouse_id: warehouse, selected_items });
+        },
+      },
+    },
+    {
+      name: 'POST /api/sales-orders/{id}/status delivered',
+      kind: 'write',
+      expect: 200,
+      amount: 1300,
+      load: {
+        method: 'POST',
+        path: '/api/sales-orders/0/status',
+        headers: json,
+        body: JSON.stringify({ status: 'delivered' }),
+        nextPath: () => {
+          const id = world.pickedOrderIds[order++];
+          if (id === undefined) throw new Error('the seeded picked orders are used up');
+          return `/api/sales-orders/${id}/status`;
+        },
+      },
+    },
+    {
+      name: 'GET /api/articles with a rejected token',
+      kind: 'rejection',
+      expect: 401,
+      load: { method: 'GET', path: '/api/articles?per_page=25', headers: { Authorization: `Bearer 3pl_pat_${randomBytes(32).toString('base64url')}`, 'X-Company-Id': String(world.companyId) } },
+    },
+  ];
+}

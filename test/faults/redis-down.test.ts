@@ -1,0 +1,131 @@
+/**
+ * REDIS_URL set and Redis down. The app reaches the local Redis through a TCP proxy
+ * (test/helpers/tcp-proxy.ts) that the tests cut (connections reset, new ones refused), black-hole
+ * and restore. As documented in src/platform/http/rate-limit.ts and src/platform/redis.ts: with
+ * Redis down the rate limit fails open with a logged warning, health shows redis and cache false
+ * (200, degraded), and once Redis is back the limit applies again, with no restart.
+ */
+import { expect } from 'chai';
+import { pino } from 'pino';
+import type { Response } from 'supertest';
+import { connectRedis, type RedisConnection } from '../../src/platform/redis.js';
+import { api, unchecked } from '../helpers/api.js';
+import { createUser } from '../helpers/factories.js';
+import { buildApp, testConfig, type Harness } from '../helpers/harness.js';
+import { redisAnswers, until } from '../helpers/net.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { testEnv } from '../helpers/test-env.js';
+
+const LIMIT = 5;
+/** A rate-limited request must still answer within this while Redis is down. */
+const FAIL_OPEN_BOUND_MS = 2000;
+
+interface LogLine {
+  level: number;
+  msg: string;
+  err?: { message?: string };
+}
+
+describe('Redis down with REDIS_URL set (behind a TCP proxy)', function () {
+  this.timeout(60_000);
+  const lines: LogLine[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  let proxy: TcpProxy | undefined;
+  let redis: RedisConnection | undefined;
+  let h: Harness;
+
+  /** N data requests with a new token: their statuses and the slowest time. */
+  async function burst(count: number): Promise<{ statuses: number[]; slowestMs: number; errors: string[] }> {
+    const user = await createUser(h.db, { superAdmin: true });
+    const statuses: number[] = [];
+    const errors: string[] = [];
+    let slowestMs = 0;
+    for (let i = 0; i < count; i++) {
+      const started = Date.now();
+      const res: Response | Error = await unchecked(h.app, { token: user.token })
+        .get('/api/companies')
+        .timeout(FAIL_OPEN_BOUND_MS + 1000)
+        .then((r) => r, (e: Error) => e);
+      slowestMs = Math.max(slowestMs, Date.now() - started);
+      if (res instanceof Error) errors.push(res.message);
+      else statuses.push(res.status);
+    }
+    return { statuses, slowestMs, errors };
+  }
+
+  const health = async () => (await api(h.app).get('/health').timeout(5000)).body as { status: string; checks: Record<string, boolean> };
+
+  before(async function () {
+    if (!(await redisAnswers(testEnv.redisUrl))) {
+      if (testEnv.ci) throw new Error(`Redis is not reachable at ${testEnv.redisUrl} (required under CI=true)`);
+      console.warn(`    Redis is not reachable at ${testEnv.redisUrl}: the Redis fault tests are skipped`);
+      this.skip();
+    }
+    const target = new URL(testEnv.redisUrl);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const url = `redis://127.0.0.1:${proxy.port}`;
+    redis = await connectRedis(url, logger);
+    h = await buildApp({ config: testConfig({ REDIS_URL: url, RATE_LIMIT_DATA_PER_MINUTE: String(LIMIT) }), deps: { redis, logger } });
+    // "Redis is up" starts when the app's connection is ready: connectRedis waits for it only briefly.
+    await until(async () => (await health()).checks.redis === true, 10_000, 'health to show redis true at start');
+  });
+
+  afterEach(async () => {
+    await proxy?.restore();
+  });
+
+  after(async () => {
+    await proxy?.restore();
+    await redis?.close();
+    await proxy?.close();
+  });
+
+  it('When Redis is up, Then the data limit is counted in it (the 6th request answers 429) and health shows redis true', async () => {
+    lines.length = 0;
+    const { statuses } = await burst(LIMIT + 1);
+    expect(statuses, `warnings: ${JSON.stringify(lines.map((l) => [l.msg, l.err?.message]))}`).to.deep.equal([200, 200, 200, 200, 200, 429]);
+    expect((await health()).checks).to.include({ redis: true, cache: true, database: true });
+  });
+
+  it(`When the link to Redis is cut, Then data requests beyond the limit answer 200 within ${FAIL_OPEN_BOUND_MS} ms (fail open), a warning is logged, and health answers 200 degraded with redis and cache false`, async () => {
+    lines.length = 0;
+    proxy!.cut('reset');
+    const { statuses, slowestMs, errors } = await burst(LIMIT + 3);
+    expect(errors).to.deep.equal([]);
+    expect(statuses).to.deep.equal(Array<number>(LIMIT + 3).fill(200));
+    expect(slowestMs).to.be.below(FAIL_OPEN_BOUND_MS);
+    const warnings = lines.filter((l) => l.level === 40).map((l) => l.msg);
+    expect(warnings.some((m) => /rate limit not applied/.test(m)), `warnings: ${JSON.stringify(warnings)}`).to.equal(true);
+    expect(warnings).to.include('redis connection error');
+    const res = await api(h.app).get('/health').expect(200);
+    expect(res.body.status).to.equal('degraded');
+    expect(res.body.checks).to.include({ redis: false, cache: false, database: true });
+  });
+
+  it('When Redis is back after a cut, Then health shows redis true and the limit applies again, on its own', async () => {
+    proxy!.cut('reset');
+    await burst(2);
+    await proxy!.restore();
+    await until(async () => (await health()).checks.redis === true, 10_000, 'health to show redis true');
+    expect((await burst(LIMIT + 1)).statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+  });
+
+  it(`When Redis stops answering (a black hole), Then data requests still answer 200 within ${FAIL_OPEN_BOUND_MS} ms (fail open), health shows redis false, and once it answers the limit applies again`, async () => {
+    await burst(1); // the client is connected and ready
+    lines.length = 0;
+    proxy!.cut('blackhole');
+    const started = Date.now();
+    const checks = (await health()).checks;
+    expect(Date.now() - started, 'health answers within its check timeout').to.be.below(3000);
+    expect(checks).to.include({ redis: false, database: true });
+    const { statuses, slowestMs, errors } = await burst(LIMIT + 3);
+    expect(errors, `slowest ${slowestMs} ms`).to.deep.equal([]);
+    expect(statuses).to.deep.equal(Array<number>(LIMIT + 3).fill(200));
+    expect(slowestMs).to.be.below(FAIL_OPEN_BOUND_MS);
+    expect(lines.map((l) => l.msg)).to.include('redis did not answer in time; connecting again');
+
+    await proxy!.restore();
+    await until(async () => (await health()).checks.redis === true, 10_000, 'health to show redis true');
+    expect((await burst(LIMIT + 1)).statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+  });
+});
