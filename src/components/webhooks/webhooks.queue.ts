@@ -92,21 +92,18 @@ export async function claimedBy(tx: Knex, token: string): Promise<ClaimedDeliver
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
+export interface AttemptResult {
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_response_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  now: string;
+}
+
 /** Writes the result of an attempt, only while this claim still holds the delivery. */
-export async function recordAttempt(
-  db: Knex,
-  id: number,
-  token: string,
-  result: {
-    status: DeliveryStatus;
-    attempts: number;
-    next_attempt_at: string | null;
-    last_response_code: number | null;
-    last_error: string | null;
-    delivered_at: string | null;
-    now: string;
-  },
-): Promise<boolean> {
+export async function recordAttempt(db: Knex, id: number, token: string, result: AttemptResult): Promise<boolean> {
   const { now, ...fields } = result;
   const changed = await db('webhook_deliveries')
     .where({ id, claim_token: token })

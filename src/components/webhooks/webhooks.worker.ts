@@ -94,34 +94,39 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     const base = { attempts, last_response_code: result.status ?? null, last_error: result.error ?? null, now: dbTime(now) };
     const outcome = result.refused ? 'refused' : outcomeOf(result.status);
     logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, attempts, status: result.status, outcome }, 'webhook attempt');
-    // A worker that lost its claim (its lease ran out and another took the delivery) changes nothing.
+    // The attempt's record and what it means for the subscription are one transaction (retried
+    // when MariaDB picks it as a deadlock victim against another worker's claim). A worker that
+    // lost its claim (its lease ran out and another took the delivery) changes nothing.
+    const record = (fields: Omit<queue.AttemptResult, keyof typeof base> & { last_error?: string | null }, then?: (tx: Knex.Transaction) => Promise<void>): Promise<void> =>
+      inTransaction(db, async (tx) => {
+        if ((await queue.recordAttempt(tx, delivery.id, token, { ...base, ...fields })) && then) await then(tx);
+      });
     if (outcome === 'delivered') {
-      if (await queue.recordAttempt(db, delivery.id, token, { ...base, status: 'delivered', next_attempt_at: null, delivered_at: dbTime(now) })) {
-        await queue.markHealthy(db, delivery.webhook_id);
-      }
+      await record({ status: 'delivered', next_attempt_at: null, delivered_at: dbTime(now) }, (tx) => queue.markHealthy(tx, delivery.webhook_id));
       return;
     }
     if (outcome === 'refused' || outcome === 'gone') {
       const error = outcome === 'gone' ? 'The endpoint answered 410 Gone; the subscription is switched off.' : result.error!;
-      const held = await queue.recordAttempt(db, delivery.id, token, { ...base, last_error: error, status: 'failed', next_attempt_at: null, delivered_at: null });
-      if (held && outcome === 'gone') await queue.disable(db, delivery.webhook_id, `The endpoint answered 410 Gone at ${dbTime(now)} UTC.`, dbTime(now));
+      await record(
+        { last_error: error, status: 'failed', next_attempt_at: null, delivered_at: null },
+        outcome === 'gone' ? (tx) => queue.disable(tx, delivery.webhook_id, `The endpoint answered 410 Gone at ${dbTime(now)} UTC.`, dbTime(now)) : undefined,
+      );
       return;
     }
     const delay = nextDelayMs(attempts, random(), retryAfterMs(result.retryAfter, now));
-    const error = result.error ?? `The endpoint answered ${result.status}.`;
-    const held = await queue.recordAttempt(db, delivery.id, token, {
-      ...base,
-      last_error: error,
-      status: delay === undefined ? 'failed' : 'retrying',
+    const fields = {
+      last_error: result.error ?? `The endpoint answered ${result.status}.`,
+      status: delay === undefined ? ('failed' as const) : ('retrying' as const),
       next_attempt_at: delay === undefined ? null : dbTime(now + delay),
       delivered_at: null,
+    };
+    await record(fields, async (tx) => {
+      await queue.markFailing(tx, delivery.webhook_id, dbTime(now));
+      if (delivery.failing_since !== null && delivery.failing_since <= dbTime(now - FAILING_DISABLE_AFTER_MS)) {
+        const reason = `Every delivery since ${delivery.failing_since} UTC failed; switched off at ${dbTime(now)} UTC.`;
+        await queue.disable(tx, delivery.webhook_id, reason, dbTime(now));
+      }
     });
-    if (!held) return;
-    await queue.markFailing(db, delivery.webhook_id, dbTime(now));
-    if (delivery.failing_since !== null && delivery.failing_since <= dbTime(now - FAILING_DISABLE_AFTER_MS)) {
-      const reason = `Every delivery since ${delivery.failing_since} UTC failed; switched off at ${dbTime(now)} UTC.`;
-      await queue.disable(db, delivery.webhook_id, reason, dbTime(now));
-    }
   }
 
   /**
@@ -138,7 +143,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       const claimed = await queue.claimedBy(db, token);
       if (claimed.length === 0) break;
       await Promise.all(claimed.map((d) => attempt(d, token)));
-      await queue.releaseClaims(db, token);
+      await inTransaction(db, (tx) => queue.releaseClaims(tx, token));
       attempted += claimed.length;
     }
     return attempted;
