@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { engineOf } from '../../platform/db/database.js';
-import type { DeliveryStatus, WebhookRow } from './webhooks.repository.js';
+import type { DeliveryRow, WebhookRow } from './webhooks.repository.js';
 
 export interface OutboxRow {
   id: number;
@@ -92,15 +92,8 @@ export async function claimedBy(tx: Knex, token: string): Promise<ClaimedDeliver
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-export interface AttemptResult {
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_response_code: number | null;
-  last_error: string | null;
-  delivered_at: string | null;
-  now: string;
-}
+/** What an attempt writes on its delivery, at `now`. */
+export type AttemptResult = Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_response_code' | 'last_error' | 'delivered_at'> & { now: string };
 
 /** Writes the result of an attempt, only while this claim still holds the delivery. */
 export async function recordAttempt(db: Knex, id: number, token: string, result: AttemptResult): Promise<boolean> {
