@@ -38,6 +38,7 @@ node -e '
   for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) {
     const s = JSON.parse(fs.readFileSync(dir + "/" + f, "utf8"));
     passed += s.passes; failed += s.failures; pending += s.pending;
+    for (const title of s.failed ?? []) console.log(`Failed on ${f.replace(/\.json$/, "")}: ${title}`);
   }
   if (process.env.CI === "true") failed += pending;
   const line = `${passed} passed, ${failed} failed` + (pending && process.env.CI !== "true" ? ` (${pending} skipped)` : "");
