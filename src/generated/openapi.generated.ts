@@ -2313,7 +2313,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A request with the same Idempotency-Key is still being processed. */
+        /** @description A request with the same Idempotency-Key is still being processed (or, after a minute without an answer, took this one's key over: this one then changed nothing). */
         ConflictRateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2410,7 +2410,9 @@ export interface components {
          * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
          *     The same key with the same body within 24 hours answers the stored response again, with
          *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
-         *     while the first request with the key is still running, a second one is a 409.
+         *     while the first request with the key is still running, a second one is a 409. The work and
+         *     its stored response are committed together, so a retry after a lost answer is replayed,
+         *     never carried out twice.
          */
         IdempotencyKey: string;
         /** @description The page to return, from 1 (at most 2147483647). */
@@ -2933,7 +2935,9 @@ export interface operations {
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
-                 *     while the first request with the key is still running, a second one is a 409.
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3231,7 +3235,9 @@ export interface operations {
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
-                 *     while the first request with the key is still running, a second one is a 409.
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3412,7 +3418,9 @@ export interface operations {
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
-                 *     while the first request with the key is still running, a second one is a 409.
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3589,7 +3597,9 @@ export interface operations {
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
-                 *     while the first request with the key is still running, a second one is a 409.
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3801,7 +3811,9 @@ export interface operations {
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
-                 *     while the first request with the key is still running, a second one is a 409.
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3935,7 +3947,9 @@ export interface operations {
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
-                 *     while the first request with the key is still running, a second one is a 409.
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4256,7 +4270,9 @@ export interface operations {
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
-                 *     while the first request with the key is still running, a second one is a 409.
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

@@ -4,6 +4,7 @@ import type { Response } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type Actor, type World } from '../helpers/factories.js';
 import { nowDb } from '../../src/kernel/time.js';
+import { engineOf } from '../../src/platform/db/database.js';
 import { pruneIdempotencyKeys, requestHash } from '../../src/platform/idempotency/idempotency.js';
 
 const INVALID = 'The given data was invalid.';
@@ -128,6 +129,36 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       const again = await post(key, body).expect(201);
       expect(replayed(again)).to.equal('true');
       expect(again.body).to.deep.equal(res.body);
+    });
+    it('When another request takes the claim over while this one works, Then this one answers 409, keeps none of its work and gives the key back', async () => {
+      const key = unique('key-');
+      const body = newBody();
+      // The takeover, as another request whose own claim found this one abandoned would write it,
+      // lands while this request's work runs: here, on the insert of its article.
+      const trigger = `idem_takeover_${Date.now()}`;
+      const takeover = `UPDATE idempotency_keys SET created_at = '2001-01-01 00:00:00.000000' WHERE idempotency_key = '${key}'`;
+      await h.db.raw(
+        engineOf(h.db) === 'mysql'
+          ? `CREATE TRIGGER ${trigger} AFTER INSERT ON articles FOR EACH ROW ${takeover}`
+          : `CREATE TRIGGER ${trigger} AFTER INSERT ON articles BEGIN ${takeover}; END`,
+      );
+      const events = await count('outbox_events', { company_id: world.client.id });
+      let res: Response;
+      try {
+        res = await post(key, body).expect(409);
+      } finally {
+        await h.db.raw(`DROP TRIGGER ${trigger}`);
+      }
+      expect(res.body).to.have.all.keys('message');
+      expect(res.body.message).to.match(/took it over while this one was processed; this one changed nothing/);
+      expect(await count('articles', { article_code: body.article_code })).to.equal(0);
+      expect(await count('outbox_events', { company_id: world.client.id })).to.equal(events);
+      // The takeover rolled back with the work: the claim was still this request's, and it gave it back.
+      expect(await keyRows(key)).to.have.length(0);
+      const retry = await post(key, body).expect(201);
+      expect(replayed(retry)).to.equal(undefined);
+      expect(await count('articles', { article_code: body.article_code })).to.equal(1);
+      expect(await keyRows(key)).to.have.length(1).and.nested.property('[0].state', 'completed');
     });
   });
 

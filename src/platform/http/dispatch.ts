@@ -1,12 +1,14 @@
 /**
  * Step 9: calls the operation's handler with its validated input and writes the reply (an
- * idempotent request's key is completed with the reply, or released when the handler fails).
+ * idempotent request's key is completed with the reply in the transaction of its work, or
+ * released when the handler fails).
  */
 import type { RequestHandler, Response } from 'express';
 import type { AppDeps } from '../app-deps.js';
 import type { Contract } from '../openapi/contract.js';
 import type { AnyReply } from '../openapi/handler-types.js';
 import { JsonText } from '../openapi/json-text.js';
+import { inTransaction } from '../db/transaction.js';
 import type { RequestWithOpenApi } from './request-context.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,13 +38,13 @@ export function writeReply(res: Response, reply: AnyReply): void {
 export function dispatch(contract: Contract, deps: AppDeps): RequestHandler {
   return async (req, res) => {
     const op = req.operation!;
-    let reply: AnyReply;
-    try {
-      reply = await contract.handlerFor(op.operationId)({
+    const handler = contract.handlerFor(op.operationId);
+    const run = (using: AppDeps): Promise<AnyReply> =>
+      handler({
         params: (req as RequestWithOpenApi).openapi?.pathParams ?? {},
         query: req.query,
         body: req.body,
-        deps,
+        deps: using,
         auth: req.auth,
         request: {
           requestId: req.requestId,
@@ -54,11 +56,22 @@ export function dispatch(contract: Contract, deps: AppDeps): RequestHandler {
           headers: req.headers,
         },
       });
+    const claim = req.idempotency;
+    let reply: AnyReply;
+    try {
+      // With a claimed Idempotency-Key, the work and its stored response commit together (the
+      // services' transactions join this one; a deadlock retries the whole).
+      reply = claim
+        ? await inTransaction(deps.db, async (tx) => {
+            const done = await run({ ...deps, db: tx });
+            await claim.complete(tx, done);
+            return done;
+          })
+        : await run(deps);
     } catch (error) {
-      await req.idempotency?.release();
+      await claim?.release();
       throw error;
     }
-    await req.idempotency?.complete(reply);
     writeReply(res, reply);
   };
 }

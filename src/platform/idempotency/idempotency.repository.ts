@@ -41,8 +41,17 @@ export async function deleteKey(db: Knex, id: number, onlyIfExpiresAt?: string):
   await query.delete();
 }
 
-export async function completeKey(db: Knex, id: number, status: number, body: string): Promise<void> {
-  await db('idempotency_keys').where('id', id).update({ state: 'completed', response_status: status, response_body: body });
+/** Gives up a claim that is still processing (a completed key is never given up). */
+export async function releaseClaim(db: Knex, id: number, claimedAt: string): Promise<void> {
+  await db('idempotency_keys').where({ id, state: 'processing', created_at: claimedAt }).delete();
+}
+
+/** Stores the response of the claim taken at `claimedAt`; false when that claim is no longer held. */
+export async function completeKey(db: Knex, claim: { id: number; claimedAt: string }, status: number, body: string): Promise<boolean> {
+  const changed = await db('idempotency_keys')
+    .where({ id: claim.id, state: 'processing', created_at: claim.claimedAt })
+    .update({ state: 'completed', response_status: status, response_body: body });
+  return changed === 1;
 }
 
 export async function deleteExpired(db: Knex, now: string, batch = 1000): Promise<number> {

@@ -3,7 +3,9 @@
  * a unique insert before the work runs. The same key with the same request within 24 hours
  * answers the stored response with `Idempotent-Replayed: true` and does nothing; with another
  * request it is a 422; while the first is still running, a 409. Only a successful response is
- * stored: a failure releases the key, so the request can be retried.
+ * stored, in the transaction of the work itself (see dispatch): the work is never kept without
+ * its response, so a retry after a lost answer is a replay, never a second execution. A failure
+ * releases the key, so the request can be retried.
  */
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
@@ -21,7 +23,13 @@ const ABANDONED_AFTER_MS = 60_000;
 const HEADER = 'Idempotency-Key';
 
 export interface IdempotencyClaim {
-  complete(reply: AnyReply): Promise<void>;
+  /**
+   * In the transaction of the request's work: stores a 2xx reply for replays, gives the key up
+   * otherwise. Throws a 409 when another request took the claim over meanwhile (this one had
+   * counted as abandoned), so that the transaction, and the work, is rolled back.
+   */
+  complete(tx: Knex.Transaction, reply: AnyReply): Promise<void>;
+  /** After the work failed (and its transaction was rolled back). */
   release(): Promise<void>;
 }
 
@@ -31,7 +39,13 @@ declare module 'express-serve-static-core' {
   }
 }
 
-type Outcome = { kind: 'claimed'; id: number } | { kind: 'replay'; reply: AnyReply } | { kind: 'in-flight' } | { kind: 'mismatch' };
+interface Held {
+  id: number;
+  /** The created_at this claim wrote: another request taking the claim over writes its own. */
+  claimedAt: string;
+}
+
+type Outcome = ({ kind: 'claimed' } & Held) | { kind: 'replay'; reply: AnyReply } | { kind: 'in-flight' } | { kind: 'mismatch' };
 
 function dbTime(ms: number): string {
   return nowDb(() => ms);
@@ -49,15 +63,16 @@ export function requestHash(operationId: string, path: string, body: unknown): s
 
 async function claim(db: Knex, companyId: number, key: string, hash: string, attempt = 0): Promise<Outcome> {
   const now = Date.now();
+  const claimedAt = dbTime(now);
   try {
     const id = await keys.insertClaim(db, {
       company_id: companyId,
       idempotency_key: key,
       request_hash: hash,
-      created_at: dbTime(now),
+      created_at: claimedAt,
       expires_at: dbTime(now + KEY_LIFETIME_MS),
     });
-    return { kind: 'claimed', id };
+    return { kind: 'claimed', id, claimedAt };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
@@ -71,8 +86,8 @@ async function claim(db: Knex, companyId: number, key: string, hash: string, att
   if (row.state === 'completed') {
     return { kind: 'replay', reply: { status: row.response_status!, body: JSON.parse(row.response_body!) as unknown } };
   }
-  if (row.created_at < dbTime(now - ABANDONED_AFTER_MS) && (await keys.takeOverClaim(db, row.id, row.created_at, dbTime(now)))) {
-    return { kind: 'claimed', id: row.id };
+  if (row.created_at < dbTime(now - ABANDONED_AFTER_MS) && (await keys.takeOverClaim(db, row.id, row.created_at, claimedAt))) {
+    return { kind: 'claimed', id: row.id, claimedAt };
   }
   return { kind: 'in-flight' };
 }
@@ -83,30 +98,34 @@ export function idempotency(deps: { db: Knex }): RequestHandler {
    * They are released before the next claim, so that once the database is back a retry of the same
    * request is not answered 409 until the claim counts as abandoned.
    */
-  const unreleased = new Set<number>();
-  const release = async (id: number): Promise<void> => {
-    unreleased.add(id);
-    await keys.deleteKey(deps.db, id);
-    unreleased.delete(id);
+  const unreleased = new Set<Held>();
+  const release = async (held: Held): Promise<void> => {
+    unreleased.add(held);
+    await keys.releaseClaim(deps.db, held.id, held.claimedAt);
+    unreleased.delete(held);
   };
   return async (req, res, next) => {
     const op = req.operation!;
     const key = req.headers['idempotency-key'];
     if (!op.idempotent || typeof key !== 'string' || key === '') return next();
-    for (const id of unreleased) await release(id);
+    for (const held of unreleased) await release(held);
     const scope = req.auth?.scope;
     const companyId = scope?.kind === 'company' ? scope.companyId : 0;
     const outcome = await claim(deps.db, companyId, key, requestHash(op.operationId, req.path, req.body));
     switch (outcome.kind) {
-      case 'claimed':
+      case 'claimed': {
+        const held: Held = { id: outcome.id, claimedAt: outcome.claimedAt };
         req.idempotency = {
-          complete: (reply) =>
-            reply.status >= 200 && reply.status < 300
-              ? keys.completeKey(deps.db, outcome.id, reply.status, JSON.stringify(reply.body ?? null))
-              : release(outcome.id),
-          release: () => release(outcome.id),
+          complete: async (tx, reply) => {
+            if (reply.status < 200 || reply.status >= 300) return keys.releaseClaim(tx, held.id, held.claimedAt);
+            if (!(await keys.completeKey(tx, held, reply.status, JSON.stringify(reply.body ?? null)))) {
+              throw new ConflictError(`Another request with this ${HEADER} took it over while this one was processed; this one changed nothing.`);
+            }
+          },
+          release: () => release(held),
         };
         return next();
+      }
       case 'replay':
         writeReply(res, { ...outcome.reply, headers: { 'Idempotent-Replayed': 'true' } });
         return;
