@@ -22,12 +22,15 @@ describe('Abuse limits of the login', () => {
     await timed(user.email); // the first hash warms up
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 9; i++) {
       known.push(await timed(user.email));
       unknown.push(await timed(`${unique('nobody-')}@example.test`));
     }
+    // The leak this guards against is an unknown email answered without the hash: a few percent
+    // of the time. The bounds leave room for a busy machine (scrypt runs on libuv's thread pool,
+    // shared with everything else there), which has put single medians 1.7x apart.
     const ratio = median(unknown) / median(known);
-    expect(ratio, `median ms: unknown ${median(unknown).toFixed(1)}, known ${median(known).toFixed(1)}`).to.be.within(0.6, 1.6);
+    expect(ratio, `median ms: unknown ${median(unknown).toFixed(1)}, known ${median(known).toFixed(1)}`).to.be.within(0.5, 2.5);
   });
 
   it('When X-Forwarded-For changes on every login without TRUST_PROXY, Then the limit of the address still applies', async () => {
