@@ -97,7 +97,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     // The attempt's record and what it means for the subscription are one transaction (retried
     // when MariaDB picks it as a deadlock victim against another worker's claim). A worker that
     // lost its claim (its lease ran out and another took the delivery) changes nothing.
-    const record = (fields: Omit<queue.AttemptResult, keyof typeof base> & { last_error?: string | null }, then?: (tx: Knex.Transaction) => Promise<void>): Promise<void> =>
+    type Fields = Omit<queue.AttemptResult, keyof typeof base> & { last_error?: string | null };
+    const record = (fields: Fields, then?: (tx: Knex.Transaction) => Promise<void>): Promise<void> =>
       inTransaction(db, async (tx) => {
         if ((await queue.recordAttempt(tx, delivery.id, token, { ...base, ...fields })) && then) await then(tx);
       });

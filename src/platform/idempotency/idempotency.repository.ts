@@ -35,10 +35,9 @@ export async function takeOverClaim(db: Knex, id: number, seenCreatedAt: string,
   return changed === 1;
 }
 
-export async function deleteKey(db: Knex, id: number, onlyIfExpiresAt?: string): Promise<void> {
-  const query = db('idempotency_keys').where('id', id);
-  if (onlyIfExpiresAt !== undefined) query.where('expires_at', onlyIfExpiresAt);
-  await query.delete();
+/** Forgets an expired key, unless a request renewed it since it was read. */
+export async function deleteExpiredKey(db: Knex, id: number, seenExpiresAt: string): Promise<void> {
+  await db('idempotency_keys').where({ id, expires_at: seenExpiresAt }).delete();
 }
 
 /** Gives up a claim that is still processing (a completed key is never given up). */

@@ -79,7 +79,7 @@ async function claim(db: Knex, companyId: number, key: string, hash: string, att
   const row = await keys.findKey(db, companyId, key);
   if (!row || row.expires_at < dbTime(now)) {
     if (attempt > 2) return { kind: 'in-flight' };
-    if (row) await keys.deleteKey(db, row.id, row.expires_at);
+    if (row) await keys.deleteExpiredKey(db, row.id, row.expires_at);
     return claim(db, companyId, key, hash, attempt + 1);
   }
   if (row.request_hash !== hash) return { kind: 'mismatch' };
