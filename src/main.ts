@@ -6,9 +6,9 @@
  * regardless. A client cannot hold a connection: its headers, its whole request and an idle
  * keep-alive each have a time limit (checked every second).
  */
-import { createServer } from 'node:http';
 import { loadConfigOrExit } from './config.js';
 import { createApp } from './app.js';
+import { createHttpServer } from './platform/http/http-server.js';
 import { createDb, engineOf } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import { createMetrics } from './platform/metrics.js';
@@ -34,10 +34,11 @@ async function main(): Promise<void> {
       : undefined;
   worker?.start();
 
-  const server = createServer(
-    { headersTimeout: config.httpHeadersTimeoutMs, requestTimeout: config.httpRequestTimeoutMs, connectionsCheckingInterval: 1000 },
-    express,
-  );
+  const server = createHttpServer(express, {
+    headersTimeout: config.httpHeadersTimeoutMs,
+    requestTimeout: config.httpRequestTimeoutMs,
+    connectionsCheckingInterval: 1000,
+  });
   server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
   server.listen(config.port, config.host, () => {
     const address = server.address();

@@ -7,6 +7,7 @@ import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { NOT_IMPLEMENTED } from '../../src/not-implemented.js';
 import { createDb } from '../../src/platform/db/database.js';
+import { createHttpServer } from '../../src/platform/http/http-server.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createMetrics } from '../../src/platform/metrics.js';
 import { readDocument, type OpenApiDocument, type OperationId } from '../../src/platform/openapi/document.js';
@@ -32,6 +33,6 @@ const source = padding > 0 ? (({ document, added }) => ({ document, notImplement
 const logger = createLogger(config);
 const db = createDb(config.databaseUrl);
 const { express, contract } = await createApp({ config, db, logger, metrics: createMetrics() }, source);
-express.listen(config.port, '127.0.0.1', () => console.log(`app listening on ${config.port} with ${contract.operations.length} operations`));
+createHttpServer(express).listen(config.port, '127.0.0.1', () => console.log(`app listening on ${config.port} with ${contract.operations.length} operations`));
 // Exit on a signal, so that `node --cpu-prof` writes its profile.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

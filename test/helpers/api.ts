@@ -6,6 +6,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import type { Test } from 'supertest';
+import { createHttpServer } from '../../src/platform/http/http-server.js';
 import { checkResponse } from './contract-check.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
@@ -30,7 +31,8 @@ export interface Credentials {
 
 function agent(app: Express, credentials: Credentials, check: boolean): Api {
   const make = (method: string, path: string): Test => {
-    const test = request(app)[method.toLowerCase() as Method](path);
+    // The server as production makes it (src/main.ts), not supertest's own.
+    const test = request(createHttpServer(app))[method.toLowerCase() as Method](path);
     if (credentials.token !== undefined) test.set('Authorization', `Bearer ${credentials.token}`);
     if (credentials.company !== undefined) test.set('X-Company-Id', String(credentials.company));
     if (check) {
