@@ -2,7 +2,7 @@
  * Personal access tokens: `3pl_pat_` + 43 characters of base64url randomness (256 bits), so a
  * leaked token is recognisable by secret scanners. Only the SHA-256 hash is stored.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const TOKEN_PREFIX = '3pl_pat_';
 
@@ -11,7 +11,7 @@ export function generateToken(): string {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token);
 }
 
 export function looksLikeToken(value: string): boolean {

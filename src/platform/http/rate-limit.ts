@@ -4,7 +4,7 @@
  * when a Redis client is given so that instances share the counts. A store that fails lets the
  * request through with a logged warning (fail open) rather than refuse service.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
@@ -64,7 +64,7 @@ function clientAddress(req: Request): string {
 function bearerKey(req: Request): string | undefined {
   const header = req.headers.authorization;
   if (typeof header !== 'string' || !/^bearer\s+\S/i.test(header)) return undefined;
-  return createHash('sha256').update(header.replace(/^bearer\s+/i, '').trim()).digest('hex');
+  return hash('sha256', header.replace(/^bearer\s+/i, '').trim());
 }
 
 function loginEmail(req: Request): string {
