@@ -14,6 +14,7 @@ import { migrateLatest } from '../../db/migrations/index.js';
 import { connectRedis, type RedisConnection } from '../../src/platform/redis.js';
 import { startScheduler } from '../../src/scheduler.js';
 import { nowDb } from '../../src/kernel/time.js';
+import { CHECK_TIMEOUT_MS } from '../../src/components/health/health.service.js';
 
 interface Family { name: string; help: string; type: string; metrics: Array<{ labels?: Record<string, string>; value?: string }> }
 const parsePrometheus = createRequire(import.meta.url)('parse-prometheus-text-format') as (text: string) => Family[];
@@ -56,6 +57,29 @@ describe('GET /api/health', () => {
     expect(first.timestamp).to.match(API_TIME);
     expect(Date.parse(first.timestamp)).to.be.within(started - 1000, Date.now() + 1000);
     for (const body of bodies) expect({ ...body, timestamp: 'x' }).to.deep.equal({ ...first, timestamp: 'x' });
+  });
+
+  it('When health is read, Then none of its check timeouts is left running after the answer', async () => {
+    const started: unknown[] = [];
+    const cleared = new Set<unknown>();
+    const { setTimeout: set, clearTimeout: clear } = globalThis;
+    globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+      const timer = set(fn, ms);
+      if (ms === CHECK_TIMEOUT_MS) started.push(timer);
+      return timer;
+    }) as typeof globalThis.setTimeout;
+    globalThis.clearTimeout = ((timer: Parameters<typeof clear>[0]) => {
+      cleared.add(timer);
+      clear(timer);
+    }) as typeof globalThis.clearTimeout;
+    try {
+      await api(h.app).get('/up').expect(200);
+    } finally {
+      globalThis.setTimeout = set;
+      globalThis.clearTimeout = clear;
+    }
+    expect(started.length).to.be.greaterThan(0);
+    expect(started.filter((timer) => !cleared.has(timer))).to.have.length(0);
   });
 
   it('When the configuration changes the integrations and APP_URL, Then urls and integrations follow it', async () => {

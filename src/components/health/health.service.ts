@@ -11,13 +11,17 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import * as repository from './health.repository.js';
 
 type Health = Schema<'Health'>;
-const CHECK_TIMEOUT_MS = 2000;
+export const CHECK_TIMEOUT_MS = 2000;
 /** The heartbeat the scheduler writes; shown as a placeholder until it has run once. */
 export const CRON_HEARTBEAT = 'cron';
 
+/** The check's answer, or `fallback` after CHECK_TIMEOUT_MS; the timer goes as soon as either is known. */
 function withTimeout<T>(work: Promise<T>, fallback: T): Promise<T> {
-  const timeout = new Promise<T>((resolve) => setTimeout(() => resolve(fallback), CHECK_TIMEOUT_MS).unref());
-  return Promise.race([work.catch(() => fallback), timeout]);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), CHECK_TIMEOUT_MS).unref();
+  });
+  return Promise.race([work.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
 }
 
 async function writable(folder: string): Promise<boolean> {
