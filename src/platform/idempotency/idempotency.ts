@@ -7,7 +7,7 @@
  * its response, so a retry after a lost answer is a replay, never a second execution. A failure
  * releases the key, so the request can be retried.
  */
-import { hash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { nowDb } from '../../kernel/time.js';
@@ -58,7 +58,7 @@ export function requestHash(operationId: string, path: string, body: unknown): s
       ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
       : value,
   );
-  return hash('sha256', `${operationId}\n${path}\n${canonical}`);
+  return digest('sha256', `${operationId}\n${path}\n${canonical}`);
 }
 
 async function claim(db: Knex, companyId: number, key: string, hash: string, attempt = 0): Promise<Outcome> {
