@@ -890,8 +890,12 @@ export interface paths {
          *     snake_case. Queries: `articles(limit, search, after)`, `article(id)`, `partners(limit, type,
          *     search, after)`, `warehouses(limit, after)`; `after` is the last id seen and the next page
          *     holds higher ids. A request refused before the query runs answers with the REST status and a
-         *     GraphQL body: 401 `UNAUTHENTICATED`, 400 `BAD_REQUEST` (no `X-Company-Id`), 403 `FORBIDDEN`,
-         *     422 `BAD_USER_INPUT`, 429 `RATE_LIMITED`. Errors of the query itself answer 200 with `errors`.
+         *     GraphQL body: 401 `UNAUTHENTICATED`, 400 `BAD_REQUEST` (no `X-Company-Id`), 403 `FORBIDDEN`
+         *     (the company's `api` module is off, or a field's module), 422 `BAD_USER_INPUT`, 429
+         *     `RATE_LIMITED`. A database that is unavailable while the query runs answers 503 with
+         *     `Retry-After` and `SERVICE_UNAVAILABLE`, as REST does. Other errors of the query itself answer
+         *     200 with `errors`, each with the `extensions.code` of the REST status of the same error
+         *     (`BAD_USER_INPUT`, `NOT_FOUND`, `FORBIDDEN`, `CONFLICT`, ...).
          *     A query deeper than 15 levels, with more than 15 aliases or costing more than 5000 is refused.
          */
         post: operations["postGraphql"];
@@ -2349,11 +2353,14 @@ export interface components {
             };
         };
         /**
-         * @description The request was refused before the query ran; `errors[0].extensions.code` says why
-         *     (`BAD_REQUEST`, `UNAUTHENTICATED`, `FORBIDDEN`, `BAD_USER_INPUT`, `RATE_LIMITED`, ...).
+         * @description The request was refused before the query ran, or the database became unavailable while it
+         *     ran; `errors[0].extensions.code` says why (`BAD_REQUEST`, `UNAUTHENTICATED`, `FORBIDDEN`,
+         *     `BAD_USER_INPUT`, `RATE_LIMITED`, `SERVICE_UNAVAILABLE`, ...). `429` and `503` carry
+         *     `Retry-After`.
          */
         GraphQLRequestErrorRateLimited: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

@@ -1,6 +1,7 @@
 /**
- * A GraphQL result as the answer to POST /graphql: the HTTP status and the JSON text. yoga's result
- * processor gives the status (from the errors' `http` extensions: 403 for a module that is off) and,
+ * A GraphQL result as the answer to POST /graphql: the HTTP status, headers and the JSON text. yoga's
+ * result processor gives the status and headers (from the errors' `http` extensions: 403 for a module
+ * that is off, 503 with Retry-After for a database outage) and,
  * for a result without errors, the text, written by the serializer graphql-jit compiled for the
  * query. A result with errors is written here: yoga's serializer rebuilds each error from its AST
  * nodes, which graphql-jit's errors do not carry, and would drop their `locations`.
@@ -26,10 +27,23 @@ function publicError(error: GraphQLError): GraphQLFormattedError {
   };
 }
 
-export async function graphqlReply(fetchAPI: FetchAPI, result: ExecutionResult): Promise<{ status: number; text: string }> {
+export interface GraphQLReply {
+  status: number;
+  /** Retry-After, when an error gives one. */
+  headers?: Record<string, string>;
+  text: string;
+}
+
+/** Retry-After of yoga's response, the one header an error of ours sets. */
+export function retryAfterHeader(response: Response): { headers?: Record<string, string> } {
+  const retryAfter = response.headers.get('retry-after');
+  return retryAfter === null ? {} : { headers: { 'Retry-After': retryAfter } };
+}
+
+export async function graphqlReply(fetchAPI: FetchAPI, result: ExecutionResult): Promise<GraphQLReply> {
   const response = processRegularResult(result, fetchAPI, 'application/json');
   const text = await response.text();
   if (!result.errors?.length) return { status: response.status, text };
   const { errors, extensions, ...rest } = result;
-  return { status: response.status, text: JSON.stringify({ errors: errors.map(publicError), ...rest, ...publicExtensions(extensions) }) };
+  return { status: response.status, ...retryAfterHeader(response), text: JSON.stringify({ errors: errors.map(publicError), ...rest, ...publicExtensions(extensions) }) };
 }

@@ -13,7 +13,7 @@ import { JsonText } from '../platform/openapi/json-text.js';
 import { tenantContext } from '../platform/tenant-context.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../platform/http/security-headers.js';
 import { createGraphQLServer } from './yoga.js';
-import { graphqlReply } from './graphql-result.js';
+import { graphqlReply, retryAfterHeader, type GraphQLReply } from './graphql-result.js';
 
 type Yoga = ReturnType<typeof createGraphQLServer>;
 interface Server {
@@ -48,10 +48,8 @@ interface YogaInput {
   body?: unknown;
 }
 
-interface YogaReply {
-  status: number;
+interface YogaReply extends GraphQLReply {
   html: boolean;
-  text: string;
 }
 
 /** GET: yoga answers as a whole (GraphiQL's page, or a query of the URL with yoga's GET rules). */
@@ -62,7 +60,12 @@ async function executeGet({ deps, auth, request }: YogaInput): Promise<YogaReply
     { method: 'GET', headers: { accept: header(request.headers.accept) ?? 'application/json' } },
     { tenant, activeModules: auth?.activeModules },
   );
-  return { status: response.status, html: (response.headers.get('content-type') ?? '').startsWith('text/html'), text: await response.text() };
+  return {
+    status: response.status,
+    ...retryAfterHeader(response),
+    html: (response.headers.get('content-type') ?? '').startsWith('text/html'),
+    text: await response.text(),
+  };
 }
 
 /**
@@ -91,10 +94,10 @@ async function executePost({ deps, auth, body }: YogaInput): Promise<YogaReply> 
   return { ...(await graphqlReply(yoga.fetchAPI, result)), html: false };
 }
 
-/** yoga's JSON as it wrote it (see JsonText): the status it chose and the text. */
-function json(reply: YogaReply): { status: 200; body: JsonText<Schema<'GraphQLResponse'>> } {
+/** yoga's JSON as it wrote it (see JsonText): the status it chose (with Retry-After) and the text. */
+function json(reply: YogaReply): { status: 200; headers?: Record<string, string>; body: JsonText<Schema<'GraphQLResponse'>> } {
   if (reply.html) throw new Error('yoga answered HTML where the document promises JSON');
-  return { status: reply.status as 200, body: new JsonText(reply.text) };
+  return { status: reply.status as 200, ...(reply.headers ? { headers: reply.headers } : {}), body: new JsonText(reply.text) };
 }
 
 export const graphqlHandlers = {

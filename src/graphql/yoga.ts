@@ -15,7 +15,8 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Logger } from 'pino';
-import { AppError, InputError, NotFoundError, ForbiddenError } from '../platform/errors.js';
+import { AppError, InputError } from '../platform/errors.js';
+import { databaseFaultOf, graphqlCodeOf, httpStatusOf, retryAfterOf } from '../platform/error-status.js';
 import type { TenantContext } from '../platform/tenant-context.js';
 import type { GraphQLContext } from './context.js';
 import { schema } from './schema.js';
@@ -37,16 +38,27 @@ async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
 
 export const GRAPHQL_LIMITS = { depth: 15, aliases: 15, cost: 5000, tokens: 2000, directives: 20 } as const;
 
-/** Errors of our services keep their meaning in GraphQL; anything else is masked. */
-function maskError(error: unknown, message: string): Error {
+/** The extensions of an error that answers with its own HTTP status (and Retry-After), like REST. */
+function httpAnswer(status: number, retryAfterSeconds: number | undefined): Record<string, unknown> {
+  return { code: graphqlCodeOf(status), http: { status, ...(retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(retryAfterSeconds) } }) } };
+}
+
+/**
+ * Errors of our services keep their meaning in GraphQL, with the code of their REST status
+ * (platform/error-status.ts); a database fault answers 503 with Retry-After as REST does (the
+ * query's other errors answer 200). Anything else is masked.
+ */
+export function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  const path = error instanceof GraphQLError ? error.path : undefined;
   if (original instanceof AppError) {
-    const code =
-      original instanceof InputError ? 'BAD_USER_INPUT' : original instanceof NotFoundError ? 'NOT_FOUND' : original instanceof ForbiddenError ? 'FORBIDDEN' : 'BAD_REQUEST';
-    const extensions: Record<string, unknown> = { code };
+    const status = httpStatusOf(original);
+    const extensions: Record<string, unknown> = status === 503 ? httpAnswer(status, retryAfterOf(original)) : { code: graphqlCodeOf(status) };
     if (original instanceof InputError) extensions.errors = original.errors;
-    return new GraphQLError(original.message, { extensions, path: error instanceof GraphQLError ? error.path : undefined });
+    return new GraphQLError(original.message, { extensions, path });
   }
+  const fault = databaseFaultOf(original);
+  if (fault) return new GraphQLError(fault.message, { extensions: httpAnswer(503, fault.retryAfterSeconds), path });
   if (error instanceof GraphQLError && (error.originalError === undefined || error.originalError instanceof GraphQLError)) return error;
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }

@@ -26,7 +26,7 @@ import { migrateLatest } from '../../db/migrations/index.js';
 import { createDb } from '../../src/platform/db/database.js';
 import { api, unchecked } from '../helpers/api.js';
 import { createWorld, TEST_PASSWORD, unique, type World } from '../helpers/factories.js';
-import { buildApp, runDatabase, type Harness } from '../helpers/harness.js';
+import { buildApp, runDatabase, testConfig, type Harness } from '../helpers/harness.js';
 import { orderOfTen } from '../helpers/inbound-fixtures.js';
 import { ledgerMismatches } from '../helpers/ledger.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
@@ -273,6 +273,22 @@ describe(`The database link (${testEnv.engine === 'mysql' ? 'MariaDB behind a TC
     expectUnavailable('POST /api/articles', write, STALL_BOUND_MS);
     await link.restore();
     await until(async () => (await as().post('/api/articles').send(newArticle())).status === 201, RECOVERY_BOUND_MS, 'service back', 50);
+  });
+
+  it('When the link is cut under a GraphQL query of a caller already verified, Then POST and GET /graphql answer HTTP 503 with Retry-After and SERVICE_UNAVAILABLE, like REST', async () => {
+    // The caller's token and access come from the auth cache, so the query itself meets the outage.
+    const cached = await buildApp({ config: testConfig({ AUTH_CACHE_TTL_SECONDS: '60' }), deps: { db: link.db } });
+    const agent = () => api(cached.app, { token: world.users.operator.token, company: world.client.id });
+    const query = '{ articles(limit: 1) { id } }';
+    await agent().post('/graphql').send({ query }).expect(200);
+    await link.cut();
+    for (const res of [await agent().post('/graphql').send({ query }), await agent().get(`/graphql?query=${encodeURIComponent(query)}`)]) {
+      expect(res.status, res.text).to.equal(503);
+      expect(res.headers['retry-after'], 'Retry-After').to.equal('5');
+      expect(res.body.errors).to.deep.equal([{ message: UNAVAILABLE.message, path: ['articles'], extensions: { code: 'SERVICE_UNAVAILABLE' } }]);
+    }
+    await link.restore();
+    await until(async () => (await agent().post('/graphql').send({ query })).status === 200, RECOVERY_BOUND_MS, 'GraphQL back', 50);
   });
 
   it('When the database is unavailable, Then its 503 is a documented response of the operation (contract check)', async () => {

@@ -8,7 +8,7 @@ import type { ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import * as errors from '../errors.js';
-import { isConnectionError, isRetryableTransactionError } from '../db/driver-errors.js';
+import { databaseFaultOf, graphqlCodeOf, httpStatusOf, retryAfterOf } from '../error-status.js';
 import { toFieldErrors, type ValidatorErrorItem } from './validation-errors.js';
 
 interface Rendered {
@@ -17,29 +17,12 @@ interface Rendered {
   headers?: Record<string, string>;
 }
 
-const STATUS = new Map<Function, number>([
-  [errors.BadRequestError, 400],
-  [errors.UnauthenticatedError, 401],
-  [errors.ForbiddenError, 403],
-  [errors.NotFoundError, 404],
-  [errors.MethodNotAllowedError, 405],
-  [errors.ConflictError, 409],
-  [errors.PayloadTooLargeError, 413],
-  [errors.UnsupportedMediaTypeError, 415],
-  [errors.InputError, 422],
-  [errors.TooManyRequestsError, 429],
-  [errors.NotImplementedError, 501],
-  [errors.ServiceUnavailableError, 503],
-]);
-
 function renderAppError(error: errors.AppError): Rendered {
-  const status = STATUS.get(error.constructor) ?? 500;
-  const rendered: Rendered = { status, body: { message: error.message } };
+  const rendered: Rendered = { status: httpStatusOf(error), body: { message: error.message } };
   if (error instanceof errors.InputError) rendered.body.errors = error.errors;
   if (error instanceof errors.MethodNotAllowedError) rendered.headers = { Allow: error.allow.join(', ') };
-  if (error instanceof errors.ServiceUnavailableError && error.retryAfterSeconds !== undefined) {
-    rendered.headers = { 'Retry-After': String(error.retryAfterSeconds) };
-  }
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined) rendered.headers = { 'Retry-After': String(retryAfter) };
   return rendered;
 }
 
@@ -77,31 +60,13 @@ function render(error: unknown, parameters: Parameters<typeof toFieldErrors>[1])
   if (typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string') {
     return renderBodyParserError(error as { type: string });
   }
-  if (isRetryableTransactionError(error)) {
-    // Still a deadlock victim after inTransaction's retries: the whole transaction was rolled back.
-    return { status: 503, body: { message: 'Too many concurrent changes to the same records; nothing was changed. Try again shortly.' }, headers: { 'Retry-After': '1' } };
-  }
-  if (isConnectionError(error)) {
-    return { status: 503, body: { message: 'The service is temporarily unavailable. Try again shortly.' }, headers: { 'Retry-After': '5' } };
-  }
-  return undefined;
+  const fault = databaseFaultOf(error);
+  return fault && { status: 503, body: { message: fault.message }, headers: { 'Retry-After': String(fault.retryAfterSeconds) } };
 }
-
-const GRAPHQL_CODES: Record<number, string> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'BAD_USER_INPUT',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
-};
 
 /** The same error as a GraphQL response (operations with x-error-format: graphql). */
 function asGraphQL(rendered: Rendered): unknown {
-  const extensions: Record<string, unknown> = { code: GRAPHQL_CODES[rendered.status] ?? 'INTERNAL_SERVER_ERROR' };
+  const extensions: Record<string, unknown> = { code: graphqlCodeOf(rendered.status) };
   if (rendered.body.errors) extensions.errors = rendered.body.errors;
   return { errors: [{ message: rendered.body.message, extensions }] };
 }
