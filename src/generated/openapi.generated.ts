@@ -880,7 +880,7 @@ export interface paths {
         };
         /**
          * Open GraphiQL, or run a GraphQL query
-         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page, which works offline; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id` (401, 400 otherwise).
+         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page, which works offline and needs no token; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id` (401, 400 otherwise) and the company's `api` module (403 when it is off), with POST's limits, statuses and codes.
          */
         get: operations["getGraphql"];
         put?: never;

@@ -150,6 +150,16 @@ describe('GET /graphql', () => {
     expect(res.body.data.warehouses.map((w: { id: number }) => w.id)).to.deep.equal(world.warehouses);
   });
 
+  it("When the company's api module is off, Then a query in the URL answers 403 FORBIDDEN like POST, and a browser without a token still gets the page", async () => {
+    const apiOff = await createWorld(h.app, h.db, { modulesOff: ['api'] });
+    const path = `/graphql?query=${encodeURIComponent('{ warehouses { id } }')}`;
+    const viaGet = await apiOff.as('admin').get(path).expect(403);
+    const viaPost = await apiOff.as('admin').post('/graphql').send({ query: '{ warehouses { id } }' }).expect(403);
+    expect(viaGet.body).to.deep.equal(viaPost.body);
+    expect(viaGet.body.errors[0]).to.deep.equal({ message: `The api module is not active for company ${apiOff.client.name}.`, extensions: { code: 'FORBIDDEN' } });
+    await api(h.app).get(path).set('Accept', 'text/html').expect(200).expect('Content-Type', /text\/html/);
+  });
+
   it('When a query comes in the URL without a token or company, Then 401 or 400 as GraphQL errors', async () => {
     const path = `/graphql?query=${encodeURIComponent('{ warehouses { id } }')}`;
     const anonymous = await api(h.app).get(path).expect(401);
