@@ -51,8 +51,8 @@ export async function createApp(given: AppDeps, source: ContractSource = { docum
   app.use(requestId()); // 1. request id
   app.use(accessLog(deps.logger)); //    and the access log
   app.use(deps.metrics.requestMetrics); //    and request metrics
-  app.use(jsonBody()); // 2. JSON body: malformed 400, over 1 MiB 413
-  app.use(operationLookup(contract.router)); // 3. the operation: unknown route 404, other method 405
+  app.use(operationLookup(contract.router)); // 2. the operation: unknown route 404, other method 405
+  app.use(jsonBody()); // 3. JSON body: malformed 400, over 1 MiB 413, not what its Content-Encoding says 400
   app.use(
     rateLimits({
       // 4. x-rate-limit

@@ -2157,7 +2157,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Malformed JSON, or the `X-Company-Id` header is missing where it is required. */
+        /** @description Malformed JSON, a body that is not what its `Content-Encoding` says (gzip, deflate, br), or the `X-Company-Id` header is missing where it is required. */
         BadRequestRateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2191,7 +2191,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is not `application/json`. */
+        /** @description The request body is not `application/json`, or is compressed with a `Content-Encoding` other than gzip, deflate or br. */
         UnsupportedMediaTypeRateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -1,14 +1,47 @@
 /**
- * Step 2: JSON bodies up to 1 MiB. Malformed JSON answers 400 and a larger body 413 (error-handler.ts).
- * GET and HEAD bodies are never read (no operation of the document takes one, and the document
- * declares no 400 or 413 for them).
+ * Step 3: JSON bodies up to 1 MiB, sent as they are or compressed (`Content-Encoding` gzip, deflate
+ * or br). Malformed JSON answers 400 and a larger body 413 (error-handler.ts); so do bytes that are
+ * not what their Content-Encoding says (400) and an encoding we do not take (415), here, before any
+ * token is looked at. A body the client stopped sending half-way is a 400 nobody reads (the
+ * connection is gone), not a server error. GET and HEAD bodies are never read (no operation of the
+ * document takes one, and the document declares no 400 or 413 for them).
  */
 import express from 'express';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { BadRequestError, UnsupportedMediaTypeError } from '../errors.js';
 
 export const BODY_LIMIT = '1mb';
 
+function contentEncoding(req: Request): string {
+  const value = req.headers['content-encoding'] ?? 'identity';
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}
+
+/** zlib's errors (gzip, deflate: Z_DATA_ERROR, Z_BUF_ERROR, …; br: ERR__ERROR_FORMAT_…, ERR_BROTLI_…). */
+function isDecodingError(error: { code?: unknown }): boolean {
+  return typeof error.code === 'string' && /^(Z_|ERR_BROTLI|ERR__ERROR)/.test(error.code);
+}
+
+/** body-parser's error as one of ours where it is the client's doing; others go on as they are. */
+function bodyError(req: Request, error: unknown): unknown {
+  if (typeof error !== 'object' || error === null) return error;
+  const marked = error as { type?: unknown; code?: unknown };
+  if (marked.type === 'encoding.unsupported') {
+    return new UnsupportedMediaTypeError(
+      `The Content-Encoding ${contentEncoding(req)} is not supported: send the body uncompressed, or compressed with gzip, deflate or br.`,
+    );
+  }
+  if (marked.type === 'request.aborted') return new BadRequestError('The request body was not received in full: the client closed the connection.');
+  if (marked.type === undefined && isDecodingError(marked)) {
+    return new BadRequestError(`The request body is not valid ${contentEncoding(req)} data, as its Content-Encoding says: send it compressed that way, or uncompressed without the header.`);
+  }
+  return error;
+}
+
 export function jsonBody(): RequestHandler {
   const parse = express.json({ limit: BODY_LIMIT, strict: true, type: 'application/json' });
-  return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : parse(req, res, next));
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    parse(req, res, (error?: unknown) => (error === undefined ? next() : next(bodyError(req, error))));
+  };
 }

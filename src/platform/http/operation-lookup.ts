@@ -1,5 +1,5 @@
 /**
- * Step 3: finds the operation of the document for the request. An unknown path answers 404; a
+ * Step 2: finds the operation of the document for the request. An unknown path answers 404; a
  * known path with another method 405 with Allow (OPTIONS answers 204 with Allow). The match is
  * handed to express-openapi-validator as `req.openapi`, so it does not search the document again.
  */

@@ -6,7 +6,7 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** Step 1: X-Request-Id, as sent (when it is safe) or generated. */
     requestId: string;
-    /** Step 3: the operation of the document this request calls. */
+    /** Step 2: the operation of the document this request calls. */
     operation?: ContractOperation;
     /** Steps 5 and 6: the caller and its company scope. */
     auth?: RequestAuth;
