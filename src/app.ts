@@ -55,14 +55,17 @@ export async function createApp(given: AppDeps, source: ContractSource = { docum
   app.use(jsonBody()); // 3. JSON body: malformed 400, over 1 MiB 413, not what its Content-Encoding says 400
   app.use(
     rateLimits({
-      // 4. x-rate-limit
+      // 4. failed authentications per address; x-rate-limit
       authPerMinute: deps.config.rateLimitAuthPerMinute,
+      authPerAddressPerMinute: deps.config.rateLimitAuthPerAddressPerMinute,
       dataPerMinute: deps.config.rateLimitDataPerMinute,
+      failedAuthPerMinute: deps.config.rateLimitFailedAuthPerMinute,
+      integrationTokens: { etsm: deps.config.etsmToken, mdm: deps.config.mdmToken },
       redisCommand: deps.redis ? (args) => deps.redis!.sendCommand(args) as never : undefined,
       logger: deps.logger,
     }),
   );
-  app.use(authenticate({ db: deps.db, config: deps.config, verifyBearer: authCache.verifyBearer })); // 5. security
+  app.use(authenticate({ db: deps.db, config: deps.config, verifyBearer: authCache.verifyBearer })); // 5. security (a 401 counts against the address)
   app.use(tenancy({ db: deps.db, resolveAccess: authCache.resolveAccess })); // 6. X-Company-Id, x-module, x-role
   app.use(requestValidation(contract.document)); // 7. the document's schemas; 422
   app.use(idempotency({ db: deps.db })); // 8. Idempotency-Key on x-idempotent operations

@@ -20,8 +20,15 @@ export interface Config {
   readonly anafEnabled: boolean;
   readonly logLevel: LogLevel;
   readonly worker: WorkerMode;
+  /** Logins per client address and email, and per client address over all emails. */
   readonly rateLimitAuthPerMinute: number;
+  readonly rateLimitAuthPerAddressPerMinute: number;
   readonly rateLimitDataPerMinute: number;
+  /** Failed authentications per client address before its credentials are refused unread. */
+  readonly rateLimitFailedAuthPerMinute: number;
+  /** Password checks (scrypt) run at once, and how many more may wait for one (beyond: 503). */
+  readonly loginHashConcurrency: number;
+  readonly loginHashQueue: number;
   readonly storagePath: string;
   readonly heartbeatStaleMinutes: number;
   readonly trustProxy: boolean | number | string;
@@ -122,7 +129,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     worker: oneOf(env, 'WORKER', ['in-process', 'off'] as const, 'in-process'),
     rateLimitAuthPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 10, 1, 10_000_000),
+    rateLimitAuthPerAddressPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE', 30, 1, 10_000_000),
     rateLimitDataPerMinute: int(env, 'RATE_LIMIT_DATA_PER_MINUTE', 60, 1, 10_000_000),
+    rateLimitFailedAuthPerMinute: int(env, 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', 30, 1, 10_000_000),
+    loginHashConcurrency: int(env, 'LOGIN_HASH_CONCURRENCY', 4, 1, 64),
+    loginHashQueue: int(env, 'LOGIN_HASH_QUEUE', 32, 0, 10_000),
     storagePath: str(env, 'STORAGE_PATH', './storage'),
     heartbeatStaleMinutes: int(env, 'HEARTBEAT_STALE_MINUTES', 5, 1, 10_080),
     trustProxy: trustProxy(env),

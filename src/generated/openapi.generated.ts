@@ -136,8 +136,11 @@ export interface paths {
         /**
          * Create a personal access token
          * @description Exchanges an email and password for a personal access token. Wrong credentials answer 422
-         *     with `errors.email`, the same whether or not the email exists. Limited to 10 requests a
-         *     minute per client address and email.
+         *     with `errors.email`, the same whether or not the email exists, and take as long. Limited to
+         *     10 requests a minute per client address and email, and 30 a minute per client address over
+         *     all emails (429 with `Retry-After`). The server checks at most 4 passwords at once with 32
+         *     more waiting (by default); a login beyond that answers 503 with `Retry-After: 1` at once
+         *     rather than wait.
          */
         post: operations["createToken"];
         delete?: never;
@@ -2230,7 +2233,7 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
-        /** @description A rate limit is exceeded. */
+        /** @description A rate limit is exceeded, or the client address has had too many failed authentications this minute. */
         TooManyRequestsRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -2243,6 +2246,23 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "Too many requests. Try again in 42 seconds."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The bearer token is missing, malformed, unknown or revoked. */
+        UnauthenticatedRateLimited: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Unauthenticated."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2261,23 +2281,6 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "The service is temporarily unavailable. Try again shortly."
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The bearer token is missing, malformed, unknown or revoked. */
-        UnauthenticatedRateLimited: {
-            headers: {
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "Unauthenticated."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2601,7 +2604,24 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
-            503: components["responses"]["DatabaseUnavailableRateLimited"];
+            /** @description Too many logins are being checked at once, or the database is unavailable. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many logins are being checked at once. Try again in 1 second."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeToken: {

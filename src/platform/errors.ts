@@ -55,8 +55,12 @@ export class InputError extends AppError {
 }
 
 export class TooManyRequestsError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many requests. Try again in ${retryAfterSeconds} seconds.`);
+  /** `what`: what there were too many of, as the message starts (`Too many requests`). */
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'Too many requests',
+  ) {
+    super(`${what}. Try again in ${retryAfterSeconds} seconds.`);
   }
 }
 

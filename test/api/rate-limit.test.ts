@@ -1,11 +1,12 @@
 import { expect } from 'chai';
+import { randomBytes, randomInt } from 'node:crypto';
 import { pino } from 'pino';
 import type { Response } from 'supertest';
 import type { AppDeps } from '../../src/platform/app-deps.js';
-import { buildApp, testConfig, type Harness } from '../helpers/harness.js';
+import { buildApp, ETSM_TEST_TOKEN, MDM_TEST_TOKEN, testConfig, type Harness } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
 import { closedPort, redisAnswers, until } from '../helpers/net.js';
-import { createUser, TEST_PASSWORD } from '../helpers/factories.js';
+import { createUser, createWorld, TEST_PASSWORD } from '../helpers/factories.js';
 import { testEnv } from '../helpers/test-env.js';
 import { connectRedis, type RedisConnection } from '../../src/platform/redis.js';
 
@@ -105,6 +106,19 @@ describe('Rate limit of data routes (x-rate-limit data)', () => {
     expect(limitHeaders(res, 5)).to.equal(4);
   });
 
+  it('When the shared ETSM token acts for two companies, Then each company counts apart; without X-Company-Id the integration counts on its own, and the MDM token apart from it', async () => {
+    const [a, b] = [await createWorld(h.app, h.db), await createWorld(h.app, h.db)];
+    const reception = (company: number) => api(h.app, { token: ETSM_TEST_TOKEN, company }).post('/api/integrations/etsm/receptions').send({});
+    const remaining = [];
+    for (let i = 0; i < 5; i++) remaining.push(limitHeaders(await reception(a.client.id).expect(422), 5));
+    expect(remaining).to.deep.equal([4, 3, 2, 1, 0]);
+    tooMany(await reception(a.client.id), 5);
+    expect(limitHeaders(await reception(b.client.id).expect(422), 5), 'another company').to.equal(4);
+    expect(limitHeaders(await api(h.app, { token: ETSM_TEST_TOKEN }).get('/api/integrations/etsm/ping').expect(200), 5), 'no company').to.equal(4);
+    const mdm = await api(h.app, { token: MDM_TEST_TOKEN, company: a.client.id }).patch('/api/integrations/mdm/articles/by-code/NONE').send({}).expect(404);
+    expect(limitHeaders(mdm, 5), 'the other integration').to.equal(4);
+  });
+
   it('When a data request is refused with 401, Then it carries the RateLimit headers too', async () => {
     const res = await api(h.app, { token: 'not-a-real-token' }).get('/api/companies').expect(401);
     expect(limitHeaders(res, 5)).to.equal(4);
@@ -164,7 +178,20 @@ describe('Rate limits in Redis (REDIS_URL)', () => {
     tooMany(await login(a, user.email, TEST_PASSWORD), 3);
   });
 
-  it('When Redis was down as the app started and then answers, Then the data limit applies again', async () => {
+  it('When invented tokens from one address are split across two instances, Then their failures count together and both refuse the address', async () => {
+    const [c, d] = [
+      await limitedApp({ redis: connections[0] }, { REDIS_URL: testEnv.redisUrl, RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '4', TRUST_PROXY: 'true' }),
+      await limitedApp({ redis: connections[1] }, { REDIS_URL: testEnv.redisUrl, RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '4', TRUST_PROXY: 'true' }),
+    ];
+    // An address of this run alone, so that no other run's failures are in Redis under it.
+    const address = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+    const invented = (app: Harness) => api(app.app, { token: `3pl_pat_${randomBytes(32).toString('base64url')}` }).get('/api/companies').set('X-Forwarded-For', address);
+    for (let i = 0; i < 4; i++) await invented(i % 2 ? d : c).expect(401);
+    await until(async () => (await invented(c)).status === 429, 5000, 'the failures to be counted');
+    expect((await invented(d)).status).to.equal(429);
+  });
+
+  it('When Redis was down as the app started and then answers, Then the data limit is counted in this process meanwhile, and in Redis again after', async () => {
     let down = true;
     const real = connections[0]!;
     const flaky: RedisConnection = {
@@ -174,15 +201,17 @@ describe('Rate limits in Redis (REDIS_URL)', () => {
     };
     const h = await limitedApp({ redis: flaky }, { REDIS_URL: testEnv.redisUrl });
     const user = await createUser(h.db, { superAdmin: true });
-    for (let i = 0; i < 6; i++) await api(h.app, { token: user.token }).get('/api/companies').expect(200);
+    const statuses = async (app: Harness) => {
+      const seen = [];
+      for (let i = 0; i < 6; i++) seen.push((await api(app.app, { token: user.token }).get('/api/companies')).status);
+      return seen;
+    };
+    expect(await statuses(h), 'Redis down: counted in this process').to.deep.equal([200, 200, 200, 200, 200, 429]);
     down = false;
-    const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await api(h.app, { token: user.token }).get('/api/companies')).status);
-    expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+    expect(await statuses(h), 'Redis back: counted in Redis, from 0').to.deep.equal([200, 200, 200, 200, 200, 429]);
+    tooMany(await api(b.app, { token: user.token }).get('/api/companies'), 5);
   });
 });
-
-
 
 describe('Rate limits with REDIS_URL set and Redis down', () => {
   let pending: Promise<RedisConnection> | undefined;
@@ -191,7 +220,7 @@ describe('Rate limits with REDIS_URL set and Redis down', () => {
     await (await pending)?.close();
   });
 
-  it('When REDIS_URL points at a port where no Redis listens, Then data requests beyond the limit still answer 200 (fail open), promptly', async () => {
+  it('When REDIS_URL points at a port where no Redis listens, Then data requests are counted in this process (429 beyond the limit), promptly', async () => {
     const url = `redis://127.0.0.1:${await closedPort()}`;
     pending = connectRedis(url, silent);
     const timeout = new Promise<never>((_, reject) =>
@@ -199,15 +228,17 @@ describe('Rate limits with REDIS_URL set and Redis down', () => {
     );
     const h = await limitedApp({ redis: await Promise.race([pending, timeout]) }, { REDIS_URL: url });
     const user = await createUser(h.db, { superAdmin: true });
-    for (let i = 0; i < 8; i++) await api(h.app, { token: user.token }).get('/api/companies').timeout(3000).expect(200);
+    for (let i = 0; i < 5; i++) await api(h.app, { token: user.token }).get('/api/companies').timeout(3000).expect(200);
+    tooMany(await api(h.app, { token: user.token }).get('/api/companies').timeout(3000), 5);
   });
 
-  it('When every command to the Redis store fails, Then data requests and logins beyond the limits still answer (fail open)', async () => {
+  it('When every command to the Redis store fails, Then data requests and logins beyond the limits answer 429 (counted in this process), never unlimited', async () => {
     const redis: RedisConnection = { sendCommand: () => Promise.reject(new Error('The client is offline')), ping: async () => false, close: async () => undefined };
     const h = await limitedApp({ redis });
     const user = await createUser(h.db, { superAdmin: true });
-    for (let i = 0; i < 8; i++) await api(h.app, { token: user.token }).get('/api/companies').timeout(3000).expect(200);
-    for (let i = 0; i < 5; i++) await login(h, user.email).timeout(3000).expect(422);
-    await login(h, user.email, TEST_PASSWORD).timeout(3000).expect(200);
+    for (let i = 0; i < 5; i++) await api(h.app, { token: user.token }).get('/api/companies').timeout(3000).expect(200);
+    tooMany(await api(h.app, { token: user.token }).get('/api/companies').timeout(3000), 5);
+    for (let i = 0; i < 3; i++) await login(h, user.email).timeout(3000).expect(422);
+    tooMany(await login(h, user.email, TEST_PASSWORD).timeout(3000), 3);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * REDIS_URL set and Redis down. The app reaches the local Redis through a TCP proxy
  * (test/helpers/tcp-proxy.ts) that the tests cut (connections reset, new ones refused), black-hole
- * and restore. As documented in src/platform/http/rate-limit.ts and src/platform/redis.ts: with
- * Redis down the rate limit fails open with a logged warning, health shows redis and cache false
- * (200, degraded), and once Redis is back the limit applies again, with no restart.
+ * and restore. As documented in src/platform/http/rate-limit-store.ts and src/platform/redis.ts:
+ * with Redis down the rate limits are counted in the process, with a logged warning (never
+ * lifted), health shows redis and cache false (200, degraded), and once Redis is back the counts
+ * are Redis's again (shared with another instance), with no restart.
  */
 import { expect } from 'chai';
 import { pino } from 'pino';
@@ -18,7 +19,10 @@ import { testEnv } from '../helpers/test-env.js';
 
 const LIMIT = 5;
 /** A rate-limited request must still answer within this while Redis is down. */
-const FAIL_OPEN_BOUND_MS = 2000;
+const DOWN_BOUND_MS = 2000;
+/** LIMIT + 3 requests of one token: the limit holds, counted wherever it is counted. */
+const LIMITED = [200, 200, 200, 200, 200, 429, 429, 429];
+const COUNTED_HERE = 'redis is not answering: rate limits are counted in this process until it is back';
 
 interface LogLine {
   level: number;
@@ -32,19 +36,22 @@ describe('Redis down with REDIS_URL set (behind a TCP proxy)', function () {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
   let proxy: TcpProxy | undefined;
   let redis: RedisConnection | undefined;
+  let direct: RedisConnection | undefined;
   let h: Harness;
+  /** Another instance, on a connection to Redis that is never cut. */
+  let other: Harness;
 
-  /** N data requests with a new token: their statuses and the slowest time. */
-  async function burst(count: number): Promise<{ statuses: number[]; slowestMs: number; errors: string[] }> {
+  /** N data requests with a new token (the last `elsewhere` of them to the other instance): their statuses and the slowest time. */
+  async function burst(count: number, elsewhere = 0): Promise<{ statuses: number[]; slowestMs: number; errors: string[] }> {
     const user = await createUser(h.db, { superAdmin: true });
     const statuses: number[] = [];
     const errors: string[] = [];
     let slowestMs = 0;
     for (let i = 0; i < count; i++) {
       const started = Date.now();
-      const res: Response | Error = await unchecked(h.app, { token: user.token })
+      const res: Response | Error = await unchecked(i < count - elsewhere ? h.app : other.app, { token: user.token })
         .get('/api/companies')
-        .timeout(FAIL_OPEN_BOUND_MS + 1000)
+        .timeout(DOWN_BOUND_MS + 1000)
         .then((r) => r, (e: Error) => e);
       slowestMs = Math.max(slowestMs, Date.now() - started);
       if (res instanceof Error) errors.push(res.message);
@@ -66,6 +73,9 @@ describe('Redis down with REDIS_URL set (behind a TCP proxy)', function () {
     const url = `redis://127.0.0.1:${proxy.port}`;
     redis = await connectRedis(url, logger);
     h = await buildApp({ config: testConfig({ REDIS_URL: url, RATE_LIMIT_DATA_PER_MINUTE: String(LIMIT) }), deps: { redis, logger } });
+    direct = await connectRedis(testEnv.redisUrl, pino({ level: 'silent' }));
+    other = await buildApp({ config: testConfig({ REDIS_URL: testEnv.redisUrl, RATE_LIMIT_DATA_PER_MINUTE: String(LIMIT) }), deps: { redis: direct } });
+    await until(() => direct!.ping(), 10_000, 'the direct Redis connection to be ready');
     // "Redis is up" starts when the app's connection is ready: connectRedis waits for it only briefly.
     await until(async () => (await health()).checks.redis === true, 10_000, 'health to show redis true at start');
   });
@@ -77,40 +87,43 @@ describe('Redis down with REDIS_URL set (behind a TCP proxy)', function () {
   after(async () => {
     await proxy?.restore();
     await redis?.close();
+    await direct?.close();
     await proxy?.close();
   });
 
-  it('When Redis is up, Then the data limit is counted in it (the 6th request answers 429) and health shows redis true', async () => {
+  it('When Redis is up, Then the data limit is counted in it, shared with the other instance (the 6th request answers 429 there), and health shows redis true', async () => {
     lines.length = 0;
-    const { statuses } = await burst(LIMIT + 1);
+    const { statuses } = await burst(LIMIT + 1, 1);
     expect(statuses, `warnings: ${JSON.stringify(lines.map((l) => [l.msg, l.err?.message]))}`).to.deep.equal([200, 200, 200, 200, 200, 429]);
     expect((await health()).checks).to.include({ redis: true, cache: true, database: true });
   });
 
-  it(`When the link to Redis is cut, Then data requests beyond the limit answer 200 within ${FAIL_OPEN_BOUND_MS} ms (fail open), a warning is logged, and health answers 200 degraded with redis and cache false`, async () => {
+  it(`When the link to Redis is cut, Then the data limit is counted in this process (429 beyond it) within ${DOWN_BOUND_MS} ms, a warning is logged once, and health answers 200 degraded with redis and cache false`, async () => {
     lines.length = 0;
     proxy!.cut('reset');
     const { statuses, slowestMs, errors } = await burst(LIMIT + 3);
     expect(errors).to.deep.equal([]);
-    expect(statuses).to.deep.equal(Array<number>(LIMIT + 3).fill(200));
-    expect(slowestMs).to.be.below(FAIL_OPEN_BOUND_MS);
+    expect(statuses).to.deep.equal(LIMITED);
+    expect(slowestMs).to.be.below(DOWN_BOUND_MS);
     const warnings = lines.filter((l) => l.level === 40).map((l) => l.msg);
-    expect(warnings.some((m) => /rate limit not applied/.test(m)), `warnings: ${JSON.stringify(warnings)}`).to.equal(true);
+    expect(warnings.filter((m) => m === COUNTED_HERE), `warnings: ${JSON.stringify(warnings)}`).to.have.length(1);
     expect(warnings).to.include('redis connection error');
     const res = await api(h.app).get('/health').expect(200);
     expect(res.body.status).to.equal('degraded');
     expect(res.body.checks).to.include({ redis: false, cache: false, database: true });
   });
 
-  it('When Redis is back after a cut, Then health shows redis true and the limit applies again, on its own', async () => {
+  it('When Redis is back after a cut, Then health shows redis true and the counts are in Redis again (shared with the other instance), on its own', async () => {
     proxy!.cut('reset');
     await burst(2);
+    lines.length = 0;
     await proxy!.restore();
     await until(async () => (await health()).checks.redis === true, 10_000, 'health to show redis true');
-    expect((await burst(LIMIT + 1)).statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+    expect((await burst(LIMIT + 1, 1)).statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+    expect(lines.map((l) => l.msg)).to.include('redis answers again: rate limits are counted in redis');
   });
 
-  it(`When Redis stops answering (a black hole), Then data requests still answer 200 within ${FAIL_OPEN_BOUND_MS} ms (fail open), health shows redis false, and once it answers the limit applies again`, async () => {
+  it(`When Redis stops answering (a black hole), Then data requests are limited in this process within ${DOWN_BOUND_MS} ms each, health shows redis false, and once it answers the counts are in Redis again`, async () => {
     await burst(1); // the client is connected and ready
     lines.length = 0;
     proxy!.cut('blackhole');
@@ -120,12 +133,12 @@ describe('Redis down with REDIS_URL set (behind a TCP proxy)', function () {
     expect(checks).to.include({ redis: false, database: true });
     const { statuses, slowestMs, errors } = await burst(LIMIT + 3);
     expect(errors, `slowest ${slowestMs} ms`).to.deep.equal([]);
-    expect(statuses).to.deep.equal(Array<number>(LIMIT + 3).fill(200));
-    expect(slowestMs).to.be.below(FAIL_OPEN_BOUND_MS);
-    expect(lines.map((l) => l.msg)).to.include('redis did not answer in time; connecting again');
+    expect(statuses).to.deep.equal(LIMITED);
+    expect(slowestMs).to.be.below(DOWN_BOUND_MS);
+    expect(lines.map((l) => l.msg)).to.include.members(['redis did not answer in time; connecting again', COUNTED_HERE]);
 
     await proxy!.restore();
     await until(async () => (await health()).checks.redis === true, 10_000, 'health to show redis true');
-    expect((await burst(LIMIT + 1)).statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+    expect((await burst(LIMIT + 1, 1)).statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
   });
 });

@@ -105,6 +105,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       WORKER: 'in-process',
       RATE_LIMIT_DATA_PER_MINUTE: '1000000',
       RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+      RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '1000000',
+      RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '1000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import { InputError } from '../../platform/errors.js';
+import type { ConcurrencyLimit } from '../../platform/concurrency-limit.js';
 import type { Principal } from '../../platform/openapi/handler-types.js';
 import * as repository from './auth.repository.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
@@ -16,12 +17,18 @@ export interface IssuedToken {
   user: { id: number; name: string; email: string };
 }
 
+/**
+ * A token for the user whose email and password these are. The password check (scrypt, also
+ * against a dummy hash for an unknown email, so both take as long) runs within `checks`, the
+ * bound on password checks at once; beyond it the login answers 503 with Retry-After.
+ */
 export async function issueToken(
   db: Knex,
   input: { email: string; password: string; device_name?: string },
+  checks: ConcurrencyLimit,
 ): Promise<IssuedToken> {
   const user = await repository.findUserByEmail(db, input.email.trim().toLowerCase());
-  const matches = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
+  const matches = await checks.run(async () => verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash())));
   if (!user || !matches) throw new InputError({ email: [messages.badCredentials] }, messages.badCredentials);
   const token = generateToken();
   await repository.insertToken(db, user.id, input.device_name?.trim() || 'api', hashToken(token));

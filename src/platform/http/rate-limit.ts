@@ -1,22 +1,34 @@
 /**
- * Step 4: the rate limit the operation's x-rate-limit names. `auth`: per client address and email
- * (login); `data`: per bearer token, or per address without one. Counted in memory, or in Redis
- * when a Redis client is given so that instances share the counts. A store that fails lets the
- * request through with a logged warning (fail open) rather than refuse service.
+ * Step 4: the rate limits. First the ceiling on failed authentications per client address
+ * (failed-auth-limit.ts), on every operation that looks at a credential. Then the limit the
+ * operation's x-rate-limit names:
+ * - `auth` (the login): per client address and email, and per client address over all emails;
+ * - `data`: per personal access token; a shared integration token (etsm, mdm) per integration and
+ *   company (X-Company-Id; without it, per integration); without a token, per client address.
+ * Counted in this process, or in Redis when a Redis client is given so that instances share the
+ * counts, and in this process again while Redis does not answer (rate-limit-store.ts): never lifted.
  */
-import { hash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
-import type { IncrementResponse } from 'express-rate-limit';
+import { rateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { TooManyRequestsError } from '../errors.js';
+import { failedAuthLimit } from './failed-auth-limit.js';
+import { rateLimitStores, type RedisCommand } from './rate-limit-store.js';
+import { clientAddress, companyAskedFor, credentialDigest, loginEmail, secretDigest } from './rate-limit-keys.js';
 
 export interface RateLimitOptions {
+  /** Logins per client address and email. */
   authPerMinute: number;
+  /** Logins per client address, whatever the email. */
+  authPerAddressPerMinute: number;
+  /** Data requests per token (or integration and company, or address). */
   dataPerMinute: number;
+  /** Failed authentications per client address before its credentials are refused unread. */
+  failedAuthPerMinute: number;
+  /** The shared integration tokens as configured, counted per integration and company. */
+  integrationTokens?: Readonly<Record<string, string | undefined>>;
   /** Sends one Redis command; without it counts are kept in memory. */
-  redisCommand?: (args: string[]) => Promise<RedisReply>;
+  redisCommand?: RedisCommand;
   /** Key prefix in Redis, so tests and instances of other services do not share counts. */
   redisPrefix?: string;
   logger: Logger;
@@ -24,93 +36,50 @@ export interface RateLimitOptions {
 
 const WINDOW_MS = 60_000;
 
-/**
- * rate-limit-redis's store keeps a failed script load forever (say Redis was down when the app
- * started), and every count then fails. This one loads the scripts again after a failure, so
- * counting resumes once Redis is back.
- */
-class ReloadingRedisStore extends RedisStore {
-  private scriptsFailed = false;
-
-  override async init(options: Parameters<RedisStore['init']>[0]): Promise<void> {
-    try {
-      await super.init(options);
-    } catch (error) {
-      this.scriptsFailed = true;
-      throw error;
-    }
-  }
-
-  override async increment(key: string): Promise<IncrementResponse> {
-    if (this.scriptsFailed) {
-      this.scriptsFailed = false;
-      this.incrementScriptSha = this.loadIncrementScript();
-      this.getScriptSha = this.loadGetScript();
-      this.getScriptSha.catch(() => undefined);
-    }
-    try {
-      return await super.increment(key);
-    } catch (error) {
-      this.scriptsFailed = true;
-      throw error;
-    }
-  }
-}
-
-function clientAddress(req: Request): string {
-  return ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-}
-
-function bearerKey(req: Request): string | undefined {
-  const header = req.headers.authorization;
-  if (typeof header !== 'string' || !/^bearer\s+\S/i.test(header)) return undefined;
-  return hash('sha256', header.replace(/^bearer\s+/i, '').trim());
-}
-
-function loginEmail(req: Request): string {
-  const email = (req.body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? email.trim().toLowerCase() : '';
+/** The data bucket of a request: its integration and company, its token, or its address. */
+function dataKey(integrations: ReadonlyMap<string, string>): (req: Request) => string {
+  return (req) => {
+    const credential = credentialDigest(req);
+    if (credential === undefined) return `ip:${clientAddress(req)}`;
+    const integration = integrations.get(credential);
+    return integration === undefined ? credential : `${integration}:${companyAskedFor(req)}`;
+  };
 }
 
 export function rateLimits(options: RateLimitOptions): RequestHandler {
-  const store = (name: string): Store | undefined =>
-    options.redisCommand
-      ? new ReloadingRedisStore({
-          sendCommand: (...args: string[]) => options.redisCommand!(args),
-          prefix: `${options.redisPrefix ?? 'tpl'}:rl:${name}:`,
-        })
-      : undefined;
-  const common = {
-    windowMs: WINDOW_MS,
-    standardHeaders: 'draft-6' as const,
-    legacyHeaders: false,
-    passOnStoreError: true,
-    handler: (req: Request, _res: unknown, next: (err: unknown) => void) => {
-      const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
-      next(new TooManyRequestsError(Math.max(1, Math.ceil((reset - Date.now()) / 1000))));
-    },
-    logger: {
-      error: (error: unknown, message?: string) => options.logger.warn({ err: error }, `${message} (rate limit not applied)`),
-      warn: (error: unknown, message?: string) => options.logger.warn({ err: error }, message),
-    },
-  };
+  const store = rateLimitStores(options);
+  const limiter = (name: string, limit: number, keyGenerator: (req: Request) => string, headers = true): RequestHandler =>
+    rateLimit({
+      windowMs: WINDOW_MS,
+      limit,
+      keyGenerator,
+      store: store(name),
+      // One limiter of a request writes the RateLimit-* headers the document promises.
+      standardHeaders: headers ? 'draft-6' : false,
+      legacyHeaders: false,
+      handler: (req: Request, _res: unknown, next: (err: unknown) => void) => {
+        const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
+        next(new TooManyRequestsError(Math.max(1, Math.ceil((reset - Date.now()) / 1000))));
+      },
+      logger: {
+        error: (error: unknown, message?: string) => options.logger.warn({ err: error }, message),
+        warn: (error: unknown, message?: string) => options.logger.warn({ err: error }, message),
+      },
+    });
+  const integrations = new Map(
+    Object.entries(options.integrationTokens ?? {}).flatMap(([name, secret]) => (secret ? [[secretDigest(secret), name] as const] : [])),
+  );
+  const loginsPerAddress = limiter('auth-address', options.authPerAddressPerMinute, clientAddress, false);
+  const loginsPerEmail = limiter('auth', options.authPerMinute, (req) => `${clientAddress(req)}|${loginEmail(req)}`);
   const limiters: Record<'auth' | 'data', RequestHandler> = {
-    auth: rateLimit({
-      ...common,
-      limit: options.authPerMinute,
-      keyGenerator: (req) => `${clientAddress(req)}|${loginEmail(req)}`,
-      store: store('auth'),
-    }),
-    data: rateLimit({
-      ...common,
-      limit: options.dataPerMinute,
-      keyGenerator: (req) => bearerKey(req) ?? `ip:${clientAddress(req)}`,
-      store: store('data'),
-    }),
+    auth: (req, res, next) => loginsPerAddress(req, res, (error?: unknown) => (error === undefined ? loginsPerEmail(req, res, next) : next(error))),
+    data: limiter('data', options.dataPerMinute, dataKey(integrations)),
   };
-  return (req, res, next) => {
-    const kind = req.operation?.rateLimit ?? 'none';
-    if (kind === 'none') return next();
-    return limiters[kind](req, res, next);
-  };
+  const failures = failedAuthLimit({ perMinute: options.failedAuthPerMinute, windowMs: WINDOW_MS, store: store('failed-auth') });
+  return (req, res, next) =>
+    failures(req, res, (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      const kind = req.operation?.rateLimit ?? 'none';
+      return kind === 'none' ? next() : limiters[kind](req, res, next);
+    });
 }

@@ -1,0 +1,64 @@
+/**
+ * The ceiling on failed authentications per client address. Every answer 401 to a request that
+ * carried a credential counts against its address; once an address has `perMinute` of them in the
+ * current window (a minute from its first failure), a request from it that carries a credential
+ * answers 429 with Retry-After before the credential is looked at (no database, no hash compare),
+ * so invented tokens and guesses of the shared integration secrets cost nothing and get no further
+ * than the ceiling. Refused requests do not count, so the block ends with the window in which the
+ * failures were made.
+ *
+ * A caller that shares the address (the same office, the same NAT) is not locked out with the
+ * flood while its token works: a credential that authenticated on this instance within the window
+ * passes the gate (and is still verified as usual). A credential the instance has not seen work
+ * yet waits for the window, at most a minute after the failures stop.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { Options, Store } from 'express-rate-limit';
+import { LRUCache } from 'lru-cache';
+import { TooManyRequestsError } from '../errors.js';
+import { clientAddress, credentialDigest } from './rate-limit-keys.js';
+
+/** Credentials that authenticated lately, kept for the window; a bound on this instance's memory. */
+const REMEMBERED_CREDENTIALS = 10_000;
+
+/** Whether the operation looks at the credential sent (else it cannot fail authentication). */
+function verifiesCredentials(req: Request): boolean {
+  return req.operation?.security.some((alternative) => alternative.length > 0) ?? false;
+}
+
+export function failedAuthLimit(options: { perMinute: number; windowMs: number; store: Store }): RequestHandler {
+  const { perMinute, windowMs, store } = options;
+  void store.init?.({ windowMs } as Options);
+  const working = new LRUCache<string, true>({ max: REMEMBERED_CREDENTIALS, ttl: windowMs });
+  /** Counts the request's failure, or remembers its credential as working, once it is answered. */
+  const watch = (req: Request, res: Response, credential: string, address: string): void => {
+    res.once('finish', () => {
+      if (res.statusCode === 401) {
+        working.delete(credential);
+        void Promise.resolve(store.increment(address)).catch(() => undefined);
+      } else if (req.auth) {
+        working.set(credential, true);
+      }
+    });
+  };
+  /** The seconds until the address may try again, or undefined when it is under the ceiling. */
+  const refusedFor = async (address: string): Promise<number | undefined> => {
+    const failures = await store.get?.(address);
+    const resetMs = failures?.resetTime ? failures.resetTime.getTime() - Date.now() : 0;
+    return failures && failures.totalHits >= perMinute && resetMs > 0 ? Math.ceil(resetMs / 1000) : undefined;
+  };
+  return async (req, res, next) => {
+    const credential = credentialDigest(req);
+    if (credential === undefined || !verifiesCredentials(req)) return next();
+    const address = clientAddress(req);
+    let wait: number | undefined;
+    try {
+      wait = working.has(credential) ? undefined : await refusedFor(address);
+    } catch (error) {
+      return next(error);
+    }
+    if (wait !== undefined) return next(new TooManyRequestsError(wait, 'Too many failed authentications from this address'));
+    watch(req, res, credential, address);
+    next();
+  };
+}
