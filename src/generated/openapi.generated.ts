@@ -899,7 +899,12 @@ export interface paths {
          *     `Retry-After` and `SERVICE_UNAVAILABLE`, as REST does. Other errors of the query itself answer
          *     200 with `errors`, each with the `extensions.code` of the REST status of the same error
          *     (`BAD_USER_INPUT`, `NOT_FOUND`, `FORBIDDEN`, `CONFLICT`, ...).
-         *     A query deeper than 15 levels, with more than 15 aliases or costing more than 5000 is refused.
+         *     A query deeper than 15 levels, with more than 15 aliases, or costing more than 75000 is refused
+         *     before it runs (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`). Its
+         *     cost: each field selected counts 1, and a list multiplies what it selects by the rows it may
+         *     answer, its `limit` (25 when absent) or, for the lines of an order, a reception or a return,
+         *     50 (a sales order's `status_history`: 5). Two full pages of 100 sales orders with their lines
+         *     and history fit, and so do 15 aliases of 100 articles.
          */
         post: operations["postGraphql"];
         delete?: never;

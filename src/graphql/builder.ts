@@ -1,12 +1,23 @@
-/** The Pothos schema builder. It defines no types: each component adds its own (components/*\/*.graphql.ts). */
+/**
+ * The Pothos schema builder. It defines no types: each component adds its own
+ * (components/*\/*.graphql.ts). Every field gets its cost (cost.ts), which the cost limit counts
+ * before a query runs (yoga.ts); a field may set its own with `complexity`.
+ */
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import type { GraphQLContext } from './context.js';
+import { fieldCost } from './cost.js';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: false;
   Scalars: { DateTime: { Input: string; Output: string } };
-}>({ defaultFieldNullability: false });
+}>({
+  defaultFieldNullability: false,
+  plugins: [ComplexityPlugin],
+  // The limit is checked once per request before execution (useQueryCostLimit), not in each root resolver.
+  complexity: { disabled: true, fieldComplexity: fieldCost },
+});
 
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 time in UTC with six fraction digits: 2026-11-21T10:00:00.000000Z.',

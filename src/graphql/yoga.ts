@@ -1,15 +1,15 @@
 /**
  * graphql-yoga serving the schema. It is called by the handlers of the document's /graphql
  * operations, after the request path has authenticated the caller and resolved its company, so
- * GraphQL has exactly REST's auth, tenancy and rate limits. Query depth, aliases, cost, tokens and
- * directives are limited (graphql-armor), so one query cannot cost more than a page of REST.
+ * GraphQL has exactly REST's auth, tenancy and rate limits. Query depth, aliases, tokens and
+ * directives are limited (graphql-armor), and so is what a query costs with its lists' sizes
+ * (cost.ts), so one query cannot cost more than a few pages of REST.
  */
 import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
@@ -20,6 +20,7 @@ import { databaseFaultOf, graphqlCodeOf, httpStatusOf, retryAfterOf } from '../p
 import type { TenantContext } from '../platform/tenant-context.js';
 import type { GraphQLContext } from './context.js';
 import { schema } from './schema.js';
+import { MAX_QUERY_COST, useQueryCostLimit } from './cost.js';
 
 /** What the handler hands to yoga with each request. */
 export interface GraphQLServerContext {
@@ -36,7 +37,7 @@ async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
   return render(options);
 }
 
-export const GRAPHQL_LIMITS = { depth: 15, aliases: 15, cost: 5000, tokens: 2000, directives: 20 } as const;
+export const GRAPHQL_LIMITS = { depth: 15, aliases: 15, cost: MAX_QUERY_COST, tokens: 2000, directives: 20 } as const;
 
 /** The extensions of an error that answers with its own HTTP status (and Retry-After), like REST. */
 function httpAnswer(status: number, retryAfterSeconds: number | undefined): Record<string, unknown> {
@@ -108,7 +109,7 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
     plugins: [
       maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, ignoreIntrospection: false }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases }),
-      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost }),
+      useQueryCostLimit(),
       maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives }),
       ...(production ? [blockFieldSuggestionsPlugin()] : []),

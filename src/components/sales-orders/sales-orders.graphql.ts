@@ -43,7 +43,8 @@ const SalesOrderType = builder.objectRef<Schema<'SalesOrder'>>('SalesOrder').imp
     notes: t.exposeString('notes', { nullable: true }),
     external_reference: t.exposeString('external_reference', { nullable: true }),
     items: t.expose('items', { type: [LineType] }),
-    status_history: t.expose('status_history', { type: [HistoryType] }),
+    // At most one entry per status of the status graph (new, picking, picked, delivered or cancelled).
+    status_history: t.expose('status_history', { type: [HistoryType], complexity: { field: 1, multiplier: 5 } }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
   }),

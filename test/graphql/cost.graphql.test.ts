@@ -1,0 +1,80 @@
+/**
+ * What a GraphQL query may cost (src/graphql/cost.ts): lists multiply by their limit (the default
+ * page when absent) and by the lines of a document, so no query reads more than a few REST pages;
+ * a query over the limit is refused before it runs, with its cost and the limit in the message.
+ */
+import { expect } from 'chai';
+import type { Test } from 'supertest';
+import { harness, type Harness } from '../helpers/harness.js';
+import { createWorld, unique, type World } from '../helpers/factories.js';
+import { MAX_QUERY_COST } from '../../src/graphql/cost.js';
+
+const ARTICLE = 'id client_3pl_id article_code name description um3pl integer_only_um3pl_quantity barcode active created_at updated_at';
+const ORDER = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference created_at updated_at
+  items { id article_id article_code um3pl quantity_um3pl }
+  status_history { status at user { id name email } }`;
+const aliases = (count: number, field: string): string => Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ');
+
+describe('POST /graphql: the cost of a query', () => {
+  let h: Harness;
+  let world: World;
+  let order: number;
+  const gql = (text: string, variables?: object): Test => world.as('viewer').post('/graphql').send({ query: text, variables });
+
+  /** The refusal of a query costing `cost`: HTTP 200 (an error of the query), no data, one error that says what to do. */
+  async function refused(res: Test, cost: number): Promise<void> {
+    const { body } = await res.expect(200);
+    expect(body.data).to.equal(undefined);
+    expect(body.errors).to.have.length(1);
+    expect(body.errors[0].message).to.equal(
+      `The query costs ${cost}, more than the limit of ${MAX_QUERY_COST}: each field counts 1 and each list multiplies what it selects by its limit (25 when absent; 50 for the lines of a document). Ask for fewer rows or fields, or split the query.`,
+    );
+    expect(body.errors[0].extensions).to.deep.equal({ code: 'QUERY_TOO_COSTLY', cost: { actual: cost, max: MAX_QUERY_COST } });
+  }
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+    const created = await world
+      .as('operator')
+      .post('/api/sales-orders')
+      .send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: unique('SO-'), items: [{ article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: 2 }] })
+      .expect(201);
+    order = created.body.data.id;
+  });
+
+  it('When 15 aliases of sales_orders(limit: 100) ask for their lines, Then the query is refused before it runs, its cost multiplied by the limit and the lines', async () => {
+    // Each alias: 1 + 100 × (id 1 + items (1 + 50 × 3 fields)) = 15,201.
+    await refused(gql(`{ ${aliases(15, 'sales_orders(limit: 100) { id items { id article_code quantity_um3pl } }')} }`), 15 * 15_201);
+  });
+
+  it('When 5 such aliases are asked (about 5 REST pages of orders with their lines), Then it is refused; 4 are answered', async () => {
+    await refused(gql(`{ ${aliases(5, 'sales_orders(limit: 100) { items { id article_code quantity_um3pl } }')} }`), 5 * 15_101);
+    const res = await gql(`{ ${aliases(4, 'sales_orders(limit: 100) { items { id article_code quantity_um3pl } }')} }`).expect(200);
+    expect(res.body.errors).to.equal(undefined);
+    expect(res.body.data.a3).to.have.length(1);
+  });
+
+  it('When the limit comes in a variable, Then its value counts', async () => {
+    const text = `query($n: Int) { ${aliases(5, 'sales_orders(limit: $n) { items { id article_code quantity_um3pl } }')} }`;
+    await refused(gql(text, { n: 100 }), 5 * 15_101);
+    expect((await gql(text, { n: 10 }).expect(200)).body.errors).to.equal(undefined);
+  });
+
+  it('When the limit is absent, Then the default page (25) counts, as when it is given', async () => {
+    const full = `sales_orders { ${ORDER} }`;
+    await refused(gql(`{ ${aliases(11, full)} }`), 11 * 7_326);
+    await refused(gql(`{ ${aliases(11, full.replace('sales_orders', 'sales_orders(limit: 25)'))} }`), 11 * 7_326);
+  });
+
+  it('When usual queries are asked (a full page of 100 orders with lines and history, 15 pages of articles, the lines of purchase orders and receptions), Then they are answered', async () => {
+    const orders = await gql(`{ sales_orders(limit: 100) { ${ORDER} } }`).expect(200);
+    expect(orders.body.errors).to.equal(undefined);
+    expect(orders.body.data.sales_orders.map((o: { id: number }) => o.id)).to.deep.equal([order]);
+    expect(orders.body.data.sales_orders[0].items).to.have.length(1);
+    const articles = await gql(`{ ${aliases(15, `articles(limit: 100) { ${ARTICLE} }`)} }`).expect(200);
+    expect(articles.body.errors).to.equal(undefined);
+    const inbound = await gql('{ purchase_orders(limit: 100) { id items { id article_code quantity_um3pl received_quantity_um3pl } } receptions(limit: 100) { id items { id quantity_um3pl } } }').expect(200);
+    expect(inbound.body.errors).to.equal(undefined);
+  });
+});
