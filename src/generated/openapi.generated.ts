@@ -906,9 +906,13 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Article: {
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             id: number;
             /**
+             * Format: int32
              * @description The client company that owns the article.
              * @example 2
              */
@@ -952,7 +956,10 @@ export interface components {
         };
         ArticleCreate: {
             /**
-             * @description An id of your choosing (at most 2147483647); it must not be taken.
+             * Format: int32
+             * @description An id of your choosing (at most 2147483647), honoured when no article of any company has it
+             *     (a taken id is a 422 on `id`, the same whichever company holds it). It never moves the ids
+             *     the service assigns to articles created without one.
              * @example 101
              */
             id?: number;
@@ -976,6 +983,7 @@ export interface components {
             /** @example true */
             active?: boolean;
             /**
+             * Format: int32
              * @description The client company that owns the article; defaults to the client in scope.
              * @example 2
              */
@@ -1036,6 +1044,7 @@ export interface components {
         };
         ArticleSyncMeta: {
             /**
+             * Format: int32
              * @description The `cursor` for the next page; null exactly when no row follows this page.
              * @example 225
              */
@@ -1148,7 +1157,10 @@ export interface components {
         };
         /** @description A user, as other resources show them. */
         UserSummary: {
-            /** @example 3 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             id: number;
             /** @example Ana Popescu */
             name: string;
@@ -1159,7 +1171,10 @@ export interface components {
             email: string;
         };
         DocumentLineInput: {
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /**
              * @description The unit of the line; it must be the article's `um3pl`.
@@ -1169,9 +1184,15 @@ export interface components {
             quantity_um3pl: components["schemas"]["QuantityInput"];
         };
         DocumentLine: {
-            /** @example 9001 */
+            /**
+             * Format: int32
+             * @example 9001
+             */
             id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1462,11 +1483,15 @@ export interface components {
         PurchaseOrderCancellation: "cancelled";
         PurchaseOrderItem: {
             /**
+             * Format: int32
              * @description The `po_item_id` that receptions use.
              * @example 9001
              */
             id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1476,11 +1501,18 @@ export interface components {
             received_quantity_um3pl: components["schemas"]["Quantity"];
         };
         PurchaseOrder: {
-            /** @example 31 */
+            /**
+             * Format: int32
+             * @example 31
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
             /**
+             * Format: int32
              * @description The supplier partner.
              * @example 7
              */
@@ -1496,6 +1528,7 @@ export interface components {
         };
         PurchaseOrderCreate: {
             /**
+             * Format: int32
              * @description A supplier partner of the client in scope.
              * @example 7
              */
@@ -1512,7 +1545,10 @@ export interface components {
          *     }
          */
         PurchaseOrderUpdate: {
-            /** @example 7 */
+            /**
+             * Format: int32
+             * @example 7
+             */
             partner_id?: number;
             internal_code?: components["schemas"]["InternalCode"];
             notes?: components["schemas"]["Notes"];
@@ -1529,11 +1565,20 @@ export interface components {
             data: components["schemas"]["PurchaseOrder"];
         };
         ReceptionItem: {
-            /** @example 7001 */
+            /**
+             * Format: int32
+             * @example 7001
+             */
             id: number;
-            /** @example 9001 */
+            /**
+             * Format: int32
+             * @example 9001
+             */
             po_item_id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1542,13 +1587,25 @@ export interface components {
             quantity_um3pl: components["schemas"]["Quantity"];
         };
         Reception: {
-            /** @example 55 */
+            /**
+             * Format: int32
+             * @example 55
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
-            /** @example 31 */
+            /**
+             * Format: int32
+             * @example 31
+             */
             purchase_order_id: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             warehouse_id: number;
             /** @example REC-2026-0101 */
             internal_code: string | null;
@@ -1560,6 +1617,7 @@ export interface components {
         };
         ReceptionLineInput: {
             /**
+             * Format: int32
              * @description The `id` of a line of the purchase order.
              * @example 9001
              */
@@ -1567,9 +1625,13 @@ export interface components {
             quantity_um3pl: components["schemas"]["QuantityInput"];
         };
         ReceptionCreate: {
-            /** @example 31 */
+            /**
+             * Format: int32
+             * @example 31
+             */
             purchase_order_id: number;
             /**
+             * Format: int32
              * @description A warehouse of the provider.
              * @example 1
              */
@@ -1582,6 +1644,7 @@ export interface components {
         };
         ReceptionLineCorrection: {
             /**
+             * Format: int32
              * @description The `id` of a line of this reception.
              * @example 7001
              */
@@ -1617,12 +1680,16 @@ export interface components {
         CompanyType: "provider" | "client";
         /** @description A company (tenant). Client companies are the owners of goods (`client_3pl_id` elsewhere). */
         Company: {
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             id: number;
             /** @example Acme Foods */
             name: string;
             type: components["schemas"]["CompanyType"];
             /**
+             * Format: int32
              * @description The provider of a client company; null for a provider.
              * @example 1
              */
@@ -1648,9 +1715,13 @@ export interface components {
         PartnerType: "supplier" | "client";
         /** @description A business partner of a client company. */
         Partner: {
-            /** @example 7 */
+            /**
+             * Format: int32
+             * @example 7
+             */
             id: number;
             /**
+             * Format: int32
              * @description The client company the partner belongs to.
              * @example 2
              */
@@ -1683,9 +1754,13 @@ export interface components {
         };
         /** @description A warehouse of a 3PL provider. */
         Warehouse: {
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             id: number;
             /**
+             * Format: int32
              * @description The provider that runs the warehouse.
              * @example 1
              */
@@ -1710,7 +1785,10 @@ export interface components {
             data: components["schemas"]["Warehouse"];
         };
         ReturnLineInput: {
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example BUC */
             um3pl: string;
@@ -1719,9 +1797,15 @@ export interface components {
             stock_type?: components["schemas"]["StockType"];
         };
         ReturnItem: {
-            /** @example 4001 */
+            /**
+             * Format: int32
+             * @example 4001
+             */
             id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1731,15 +1815,30 @@ export interface components {
             stock_type: components["schemas"]["StockType"];
         };
         Return: {
-            /** @example 12 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
-            /** @example 8 */
+            /**
+             * Format: int32
+             * @example 8
+             */
             partner_id: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             warehouse_id: number;
-            /** @example 77 */
+            /**
+             * Format: int32
+             * @example 77
+             */
             sales_order_id: number | null;
             /** @example RET-2026-0003 */
             internal_code: string | null;
@@ -1751,16 +1850,19 @@ export interface components {
         };
         ReturnCreate: {
             /**
+             * Format: int32
              * @description A client partner of the client in scope.
              * @example 8
              */
             partner_id: number;
             /**
+             * Format: int32
              * @description A warehouse of the provider.
              * @example 1
              */
             warehouse_id: number;
             /**
+             * Format: int32
              * @description A delivered sales order of the same client; each line may return at most what the order delivered less earlier returns.
              * @example 77
              */
@@ -1799,7 +1901,10 @@ export interface components {
         };
         /** @description The user who moved the order; null when an integration did. */
         StatusChangedBy: {
-            /** @example 3 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             id: number;
             /** @example Ana Popescu */
             name: string;
@@ -1807,16 +1912,26 @@ export interface components {
             email: string;
         } | null;
         SalesOrder: {
-            /** @example 77 */
+            /**
+             * Format: int32
+             * @example 77
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
             /**
+             * Format: int32
              * @description The client partner the goods go to.
              * @example 8
              */
             partner_id: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             source_warehouse_id: number;
             stock_type: components["schemas"]["StockType"];
             /** @example SO-2026-0100 */
@@ -1831,11 +1946,13 @@ export interface components {
         };
         SalesOrderCreate: {
             /**
+             * Format: int32
              * @description A client partner of the client in scope.
              * @example 8
              */
             partner_id: number;
             /**
+             * Format: int32
              * @description A warehouse of the provider.
              * @example 1
              */
@@ -1855,9 +1972,15 @@ export interface components {
          *     }
          */
         SalesOrderUpdate: {
-            /** @example 8 */
+            /**
+             * Format: int32
+             * @example 8
+             */
             partner_id?: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             source_warehouse_id?: number;
             stock_type?: components["schemas"]["StockType"];
             /** @example SO-2026-0100 */
@@ -1882,13 +2005,25 @@ export interface components {
         StockType: "STOC_OK" | "STOC_DEFECT" | "STOC_QUARANTINE";
         /** @description Stock of one article of one client, in one warehouse, of one stock type. */
         StockLevel: {
-            /** @example 5001 */
+            /**
+             * Format: int32
+             * @example 5001
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             warehouse_id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1938,7 +2073,10 @@ export interface components {
          */
         WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
         Webhook: {
-            /** @example 4 */
+            /**
+             * Format: int32
+             * @example 4
+             */
             id: number;
             /** @example https://erp.example.com/hooks/3pl */
             url: string;
@@ -2018,7 +2156,10 @@ export interface components {
          */
         WebhookDeliveryStatus: "pending" | "retrying" | "delivered" | "failed";
         WebhookDelivery: {
-            /** @example 900 */
+            /**
+             * Format: int32
+             * @example 900
+             */
             id: number;
             /**
              * @description The event id, also sent as `webhook-id`.
@@ -2069,6 +2210,7 @@ export interface components {
             type: components["schemas"]["WebhookEventType"] | components["schemas"]["WebhookPingEventType"];
             timestamp: components["schemas"]["Timestamp"];
             /**
+             * Format: int32
              * @description The client company that owns the data.
              * @example 2
              */

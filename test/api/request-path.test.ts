@@ -223,7 +223,7 @@ describe('Request path', () => {
 
     for (const company of ['abc', '0', '99999999999']) {
       it(`When X-Company-Id is "${company}", Then it is 422 keyed X-Company-Id (before the body is looked at)`, async () => {
-        const expected = { message: INVALID, errors: { 'X-Company-Id': ['The X-Company-Id header must be a positive integer.'] } };
+        const expected = { message: INVALID, errors: { 'X-Company-Id': ['The X-Company-Id header must be a positive integer of at most 2147483647.'] } };
         await world.as('operator', null).post('/api/articles').set('X-Company-Id', company).send(badBody).expect(422, expected);
         await world.as('operator', null).get('/api/companies').set('X-Company-Id', company).expect(422, expected);
       });

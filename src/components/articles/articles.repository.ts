@@ -4,6 +4,7 @@ import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import { insertReturningId } from '../../platform/db/database.js';
+import { isPrimaryKeyViolation } from '../../platform/db/driver-errors.js';
 import { afterId, paged, whereContains, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -81,10 +82,56 @@ export async function codeTaken(tx: Knex, clientId: number, code: string): Promi
   return (await tx('articles').select('id').where({ company_id: clientId, article_code: code }).first()) !== undefined;
 }
 
+/**
+ * The ids the service assigns come from `article_id_sequence` (migration 008), which an id a
+ * client chooses never moves: taking a value is an insert into it (no lock held until commit on
+ * MySQL/MariaDB). When the sequence reaches ids clients chose, it jumps to the first free id after
+ * them, and is moved past it by inserting that value into it: so it never walks a run of chosen
+ * ids one by one, and never hands out a taken id.
+ */
+const SEQUENCE = 'article_id_sequence';
+
+/** The first id after `from` that no article has (`from` is taken). */
+async function firstFreeAfter(tx: Knex, from: number): Promise<number> {
+  const row = (await tx('articles as a')
+    .min({ last: 'a.id' })
+    .where('a.id', '>=', from)
+    .whereNotExists((q) => q.select(tx.raw('1')).from('articles as b').whereRaw('?? = ?? + 1', ['b.id', 'a.id']))
+    .first()) as { last: number | string | null } | undefined;
+  return Number(row?.last ?? from) + 1;
+}
+
+async function nextServiceId(tx: Knex): Promise<number> {
+  const id = await insertReturningId(tx, SEQUENCE, {});
+  if (!(await idTaken(tx, id))) return id;
+  const free = await firstFreeAfter(tx, id);
+  try {
+    return await insertReturningId(tx, SEQUENCE, { id: free });
+  } catch (error) {
+    if (isPrimaryKeyViolation(error)) return nextServiceId(tx); // another create took that value meanwhile
+    throw error;
+  }
+}
+
+/** At most this many service ids are tried for one article (each lost only to a concurrent create taking it). */
+const ATTEMPTS = 5;
+
+/** Inserts an article with the id chosen (a taken one is a primary-key violation) or the next id of the service. */
 export async function insertArticle(tx: Knex, fields: ArticleFields & { id?: number }): Promise<ArticleRow> {
   const now = nowDb();
-  const id = await insertReturningId(tx, 'articles', { ...fields, created_at: now, updated_at: now });
-  return (await tx('articles').where('id', id).first()) as ArticleRow;
+  const insert = async (id: number): Promise<ArticleRow> => {
+    await tx('articles').insert({ ...fields, id, created_at: now, updated_at: now });
+    return (await tx('articles').where('id', id).first()) as ArticleRow;
+  };
+  if (fields.id !== undefined) return insert(fields.id);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insert(await nextServiceId(tx));
+    } catch (error) {
+      // A client chose this id in a transaction that committed between the check and the insert.
+      if (attempt >= ATTEMPTS || !isPrimaryKeyViolation(error)) throw error;
+    }
+  }
 }
 
 export async function updateArticle(tx: Knex, id: number, changes: Partial<ArticleFields>): Promise<ArticleRow> {

@@ -70,6 +70,7 @@ function sentence(field: string, keyword: string, message: string): string {
     case 'format':
       if (message.includes('"email"')) return `The ${field} field must be a valid email address.`;
       if (message.includes('"date-time"')) return `The ${field} field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.`;
+      if (message.includes('"int32"')) return `The ${field} field must be a 32-bit integer (at most 2147483647).`;
       return `The ${field} field ${message}.`;
     default:
       // ajv's phrases ("must be integer") name no subject; the validator's own messages are sentences.
@@ -77,7 +78,13 @@ function sentence(field: string, keyword: string, message: string): string {
   }
 }
 
+/** ajv-formats' int32 check says again what `maximum: 2147483647` (on every id) already said. */
+function redundant(item: ValidatorErrorItem, all: readonly ValidatorErrorItem[]): boolean {
+  return item.message?.includes('"int32"') === true && all.some((other) => other !== item && other.path === item.path);
+}
+
 export function toFieldErrors(items: readonly ValidatorErrorItem[], parameters: readonly Parameter[]): FieldErrors {
+  items = items.filter((item) => !redundant(item, items));
   const byField = new Map<string, { anyOf: boolean; messages: string[] }>();
   for (const item of items) {
     const field = fieldOf(item.path ?? '', parameters);
