@@ -11,6 +11,7 @@ import * as m005 from './005_inbound_and_stock.js';
 import * as m006 from './006_outbound_and_returns.js';
 import * as m007 from './007_webhooks.js';
 import * as m008 from './008_article_id_sequence.js';
+import * as m009 from './009_lines_by_article.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -21,6 +22,7 @@ const migrations: Record<string, Knex.Migration> = {
   '006_outbound_and_returns': m006,
   '007_webhooks': m007,
   '008_article_id_sequence': m008,
+  '009_lines_by_article': m009,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -368,7 +368,11 @@ export interface paths {
         get: operations["getArticle"];
         /**
          * Update an article
-         * @description Changes the given fields of an article. Records `article.updated`.
+         * @description Changes the given fields of an article. Records `article.updated` (nothing when no field
+         *     changes). Unit rules under stock: `um3pl` cannot change while the article has stock (on hand
+         *     or reserved) or a line on an open document (a purchase order `open` or `partially_received`,
+         *     a sales order `new`, `picking` or `picked`), and the whole-number flag cannot turn on while any
+         *     of that holds a fraction: a 422 on the field as sent (`integer_only` when sent under the alias).
          */
         put: operations["updateArticle"];
         post?: never;
@@ -393,7 +397,8 @@ export interface paths {
         head?: never;
         /**
          * Update an article by its code
-         * @description Changes the given fields of the article with this code in the client in scope; 404 for an unknown code. Records `article.updated`.
+         * @description Changes the given fields of the article with this code in the client in scope; 404 for an
+         *     unknown code. Records `article.updated`. `um3pl` follows the unit rules of `PUT /api/articles/{id}`.
          */
         patch: operations["patchArticleByCode"];
         trace?: never;
@@ -866,7 +871,9 @@ export interface paths {
         head?: never;
         /**
          * Update an article by its code through the master-data integration
-         * @description The article partial update, also accepting field aliases; `X-Company-Id` is the client company (400 without it).
+         * @description The article partial update, also accepting field aliases; `X-Company-Id` is the client company
+         *     (400 without it). An error is keyed by the name the field was sent under (`uom`, not `um3pl`);
+         *     the unit follows the unit rules of `PUT /api/articles/{id}`.
          */
         patch: operations["patchMdmArticleByCode"];
         trace?: never;
@@ -1173,6 +1180,7 @@ export interface components {
         DocumentLineInput: {
             /**
              * Format: int32
+             * @description An active article of the document's client (a deactivated one is a 422 on this field; lines the document already had may keep it when its lines are replaced).
              * @example 101
              */
             article_id: number;
@@ -1787,6 +1795,7 @@ export interface components {
         ReturnLineInput: {
             /**
              * Format: int32
+             * @description An active article of the return's client (a deactivated one is a 422 on this field).
              * @example 101
              */
             article_id: number;

@@ -10,6 +10,9 @@ export interface ItemProgress {
   received: number;
 }
 
+/** Orders in these statuses still expect goods: their lines are open. */
+export const OPEN_STATUSES: readonly PurchaseOrderStatus[] = ['open', 'partially_received'];
+
 /** The status follows from the receptions: none received, some, all; or the order was cancelled. */
 export function deriveStatus(items: readonly ItemProgress[], cancelled: boolean): PurchaseOrderStatus {
   if (cancelled) return 'cancelled';

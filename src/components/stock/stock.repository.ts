@@ -135,6 +135,15 @@ export async function insertMovement(
   });
 }
 
+/** The balances of an article that are not zero, on hand or reserved (thousandths). */
+export async function nonZeroBalancesOf(tx: Knex, articleId: number): Promise<Array<{ quantity: number; reserved: number }>> {
+  const rows: Array<{ quantity: number | string; reserved: number | string }> = await tx('stock_balances')
+    .select('quantity', 'reserved')
+    .where('article_id', articleId)
+    .where((q) => q.whereNot('quantity', 0).orWhereNot('reserved', 0));
+  return rows.map((r) => ({ quantity: Number(r.quantity), reserved: Number(r.reserved) }));
+}
+
 export interface StockFilters {
   warehouse_id?: number;
   article_id?: number;

@@ -103,6 +103,11 @@ export async function reserveStock(tx: Knex.Transaction, key: StockKey, delta: n
   await changed(tx, key);
 }
 
+/** The article's balances that are not zero, on hand or reserved, in thousandths (the unit rules of articles read them). */
+export function nonZeroBalancesOf(tx: Knex, articleId: number): Promise<Array<{ quantity: number; reserved: number }>> {
+  return repository.nonZeroBalancesOf(tx, articleId);
+}
+
 export function listStock(ctx: TenantContext, filters: Omit<StockFilters, 'updated_since'> & { updated_since?: string }, page: PageRequest): Promise<Paged<StockLevel>> {
   const since = inputTime(filters.updated_since);
   return repository.listStock(ctx.db, ctx.scope, { ...filters, updated_since: since }, page);
