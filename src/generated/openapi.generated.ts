@@ -588,6 +588,11 @@ export interface paths {
          *     A move the graph forbids is a 422 listing the allowed moves. `delivered` confirms the delivery:
          *     stock of the order's warehouse and stock type falls by every line, all or nothing; too little
          *     stock is a 422 naming each short line. Records `sales_order.status_changed` (and `stock.changed`).
+         *
+         *     Safe to retry: a move to the status the order already has answers 200 with the order as it is
+         *     (no history entry, no event, no stock change), and the move takes an `Idempotency-Key`. A move
+         *     that loses a race to another is decided again on the status the other left (a cancellation
+         *     after a concurrent move to `picking` cancels the picking order). No body is a 422 on `status`.
          */
         post: operations["changeSalesOrderStatus"];
         delete?: never;
@@ -3885,6 +3890,15 @@ export interface operations {
             header: {
                 /** @description The company the request acts for. Required on this operation (400 without it). */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The resource id. */
@@ -3901,6 +3915,7 @@ export interface operations {
             /** @description The sales order in its new status. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3914,6 +3929,7 @@ export interface operations {
             401: components["responses"]["UnauthenticatedRateLimited"];
             403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
             413: components["responses"]["PayloadTooLargeRateLimited"];
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];

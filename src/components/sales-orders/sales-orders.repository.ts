@@ -4,7 +4,7 @@ import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
-import { insertReturningId } from '../../platform/db/database.js';
+import { engineOf, insertReturningId } from '../../platform/db/database.js';
 import { afterId, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -157,6 +157,13 @@ export async function lockOrder(tx: Knex, id: number, scope?: CompanyScope): Pro
   const query = tx('sales_orders').where('id', id);
   if (scope) whereClientInScope(query, scope, 'company_id');
   await query.update({ id: tx.raw('??', ['id']) });
+}
+
+/** The order's status as last committed (a locking read on MySQL/MariaDB, not the transaction's snapshot). */
+export async function currentStatus(tx: Knex, id: number): Promise<SalesOrderStatus> {
+  const query = tx('sales_orders').select('status').where('id', id);
+  if (engineOf(tx) === 'mysql') query.forUpdate();
+  return ((await query.first()) as { status: SalesOrderStatus }).status;
 }
 
 /**
