@@ -368,8 +368,9 @@ export interface paths {
         get: operations["getArticle"];
         /**
          * Update an article
-         * @description Changes the given fields of an article. Records `article.updated` (nothing when no field
-         *     changes). Unit rules under stock: `um3pl` cannot change while the article has stock (on hand
+         * @description Changes the given fields of an article: the fields of the create, every one optional (`id`
+         *     and `client_3pl_id` only with the article's own values: they cannot change). Records
+         *     `article.updated` (nothing when no field changes). Unit rules under stock: `um3pl` cannot change while the article has stock (on hand
          *     or reserved) or a line on an open document (a purchase order `open` or `partially_received`,
          *     a sales order `new`, `picking` or `picked`), and the whole-number flag cannot turn on while any
          *     of that holds a fraction: a 422 on the field as sent (`integer_only` when sent under the alias).
@@ -1002,13 +1003,36 @@ export interface components {
             client_3pl_id?: number;
         };
         /**
-         * @description Full update of an article; every field is optional.
+         * @description Full update of an article: the fields of the create, every one optional. `id` and
+         *     `client_3pl_id` cannot change: they may be sent (so a create body can be sent again as an
+         *     update) only with the article's own values, else a 422 on the field. A new `article_code` must
+         *     be free within the article's client (a 422 on `article_code`).
          * @example {
+         *       "name": "Tomato paste",
          *       "description": "Tomato paste 400 g glass jar",
          *       "active": true
          *     }
          */
         ArticleUpdate: {
+            /**
+             * Format: int32
+             * @description The article's own id (it cannot change).
+             * @example 101
+             */
+            id?: number;
+            /**
+             * Format: int32
+             * @description The article's own client (it cannot change).
+             * @example 2
+             */
+            client_3pl_id?: number;
+            /**
+             * @description The client's code of the article, unique per client.
+             * @example ACME-TOM-400
+             */
+            article_code?: string;
+            /** @example Tomato paste */
+            name?: string | null;
             /** @example Tomato paste 400 g glass jar */
             description?: string;
             /** @example BUC */

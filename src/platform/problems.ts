@@ -26,6 +26,16 @@ export class Problems {
     for (const [field, messages] of Object.entries(error.errors)) for (const message of messages) this.add(field, message);
   }
 
+  /** The value of `check()`, or undefined when it threw an InputError (which joins the problems). */
+  attempt<T>(check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (error) {
+      this.absorb(error);
+      return undefined;
+    }
+  }
+
   /** The value of `check`, or undefined when it failed with an InputError (which joins the problems). */
   async collect<T>(check: Promise<T>): Promise<T | undefined> {
     try {

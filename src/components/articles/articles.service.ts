@@ -32,6 +32,8 @@ const messages = {
   ambiguousCode: (code: string) => `Article ${code} exists for more than one client in scope; send X-Company-Id of the client.`,
   codeTaken: 'The article_code has already been taken for this client.',
   idTaken: 'The id has already been taken.',
+  idFixed: (id: number) => `The id cannot change; this article's id is ${id}.`,
+  clientFixed: (id: number) => `The client_3pl_id cannot change; this article belongs to client ${id}.`,
   clientNotInScope: 'The client_3pl_id must be a client company in scope.',
   clientRequired: 'The client_3pl_id field is required when X-Company-Id is a provider.',
 };
@@ -165,20 +167,33 @@ async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Parti
         for (const message of messages) problems.add(field, message);
       }
     }
+    if (changes.article_code !== undefined && (await repository.codeTaken(tx, locked.company_id, changes.article_code))) problems.add('article_code', messages.codeTaken);
     problems.throwIfAny();
     return { row: await repository.updateArticle(tx, locked.id, changes), changed: true };
   });
 }
 
+/**
+ * The full update: the create's fields, every one optional. `id` and `client_3pl_id` cannot change
+ * (an article's identity and owner); sent with the article's own values they are accepted, so a
+ * create body can be sent again as an update.
+ */
 export async function updateArticle(ctx: TenantContext, id: number, body: Schema<'ArticleUpdate'>): Promise<Article> {
   const current = await requireArticle(ctx, id);
+  const problems = new Problems();
+  if (body.id !== undefined && body.id !== current.id) problems.add('id', messages.idFixed(current.id));
+  if (body.client_3pl_id !== undefined && body.client_3pl_id !== current.company_id) problems.add('client_3pl_id', messages.clientFixed(current.company_id));
+  const integerOnly = problems.attempt(() => integerOnlyOf(body));
+  problems.throwIfAny();
   return applyChanges(
     ctx,
     current,
     {
+      article_code: body.article_code,
+      name: body.name,
       description: body.description,
       um3pl: body.um3pl,
-      integer_only_um3pl_quantity: integerOnlyOf(body),
+      integer_only_um3pl_quantity: integerOnly,
       barcode: body.um3pl_barcode,
       active: body.active,
     },
