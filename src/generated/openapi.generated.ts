@@ -2094,11 +2094,45 @@ export interface components {
             meta: components["schemas"]["PaginationMeta"];
         };
         /**
+         * @description What changed a balance: a reception or its correction, a delivery or a shipment of a sales
+         *     order, a return, a stock adjustment or transfer, or a reservation of an open sales order (made,
+         *     changed or released: the on-hand quantity stays). New causes may be added.
+         * @example reception
+         * @enum {string}
+         */
+        StockChangeCause: "reception" | "reception_correction" | "delivery" | "shipment" | "return" | "adjustment" | "transfer" | "reservation";
+        /** @description The document that changed the balance; null when there is none. */
+        StockDocument: {
+            /**
+             * @description `reception`, `sales_order` or `return` (new kinds may be added).
+             * @example reception
+             */
+            type: string;
+            /**
+             * Format: int32
+             * @example 55
+             */
+            id: number;
+        } | null;
+        /**
+         * @description The data of a `stock.changed` event: the stock row as `GET /api/stock` shows it after the
+         *     change, with what changed it.
+         */
+        StockChange: components["schemas"]["StockLevel"] & {
+            /**
+             * @description The change of the on-hand `quantity` (negative when it fell); 0 for a reservation.
+             * @example 60
+             */
+            delta: number;
+            cause: components["schemas"]["StockChangeCause"];
+            document: components["schemas"]["StockDocument"];
+        };
+        /**
          * @description An event kind of the catalogue.
          * @example reception.created
          * @enum {string}
          */
-        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
+        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
         /**
          * @description The test event of `POST /api/webhooks/{id}/ping`.
          * @enum {string}
@@ -2109,7 +2143,7 @@ export interface components {
          * @example reception.created
          * @enum {string}
          */
-        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
+        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
         Webhook: {
             /**
              * Format: int32
@@ -2253,7 +2287,7 @@ export interface components {
              * @example 2
              */
             company_id: number;
-            /** @description The resource as the REST API shows it. */
+            /** @description The resource as the REST API shows it; for `stock.changed` a `StockChange` (the stock row with `delta`, `cause` and `document`). */
             data: {
                 [key: string]: unknown;
             };

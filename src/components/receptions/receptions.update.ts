@@ -2,9 +2,12 @@
  * PUT /api/receptions/{id}: header fields, and corrections of line quantities. A correction moves
  * the order line's received quantity and the stock by the difference (movement cause
  * `reception_correction`), all in one transaction; it is refused when it would receive more than
- * ordered or take stock below zero.
+ * ordered or take stock below zero. A change records `reception.updated` with the reception as it
+ * then is (after `stock.changed` and `purchase_order.updated` of a correction).
  */
+import { changedFields } from '../../kernel/changes.js';
 import { toQuantity } from '../../kernel/quantity.js';
+import { recordEvent } from '../../platform/outbox.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
 import { InputError } from '../../platform/errors.js';
 import { Problems } from '../../platform/problems.js';
@@ -74,8 +77,12 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       }
       problems.throwIfAny();
       if (moved) await refreshAfterReceipt(tx, scope, reception.purchase_order_id);
-      if (Object.keys(changes).length > 0 || moved) await repository.updateReception(tx, id, changes);
-      return repository.toReception((await repository.findReception(tx, scope, id))!);
+      const header = changedFields(reception, changes);
+      if (Object.keys(header).length === 0 && !moved) return repository.toReception(reception);
+      await repository.updateReception(tx, id, header);
+      const updated = repository.toReception((await repository.findReception(tx, scope, id))!);
+      await recordEvent(tx, { companyId: updated.client_3pl_id, type: 'reception.updated', data: updated });
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);

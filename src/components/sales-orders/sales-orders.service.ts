@@ -56,13 +56,13 @@ export async function clientPartner(ctx: TenantContext, partnerId: number): Prom
 /** Reserves (sign 1) or releases (sign -1) every line of an order on its warehouse and stock type. */
 export async function reserveLines(
   tx: Knex.Transaction,
-  order: Pick<SalesOrderRow, 'company_id' | 'source_warehouse_id' | 'stock_type'>,
+  order: Pick<SalesOrderRow, 'id' | 'company_id' | 'source_warehouse_id' | 'stock_type'>,
   lines: ReadonlyArray<{ article_id: number; quantity: number }>,
   sign: 1 | -1,
 ): Promise<void> {
   for (const { line } of inLockOrder(lines, (l) => ({ articleId: l.article_id }))) {
     const key = { clientId: order.company_id, warehouseId: order.source_warehouse_id, articleId: line.article_id, stockType: order.stock_type };
-    await reserveStock(tx, key, sign * line.quantity);
+    await reserveStock(tx, key, sign * line.quantity, { kind: 'sales_order', id: order.id });
   }
 }
 
@@ -145,7 +145,7 @@ export async function createSalesOrder(ctx: TenantContext, body: Schema<'SalesOr
     const id = await repository.insertOrder(tx, fields);
     await repository.insertItems(tx, id, lines);
     await repository.addHistory(tx, id, 'new', userOf(ctx));
-    await reserveLines(tx, fields, asLines(lines), 1);
+    await reserveLines(tx, { ...fields, id }, asLines(lines), 1);
     return id;
   });
 }
