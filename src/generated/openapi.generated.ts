@@ -463,7 +463,9 @@ export interface paths {
         get: operations["getPurchaseOrder"];
         /**
          * Update a purchase order
-         * @description Changes header fields; replaces the lines or cancels the order only while nothing is received (else 422). Records `purchase_order.updated`.
+         * @description Changes header fields; replaces the lines or cancels the order only while nothing is received
+         *     (else 422); `status: closed` short-closes a `partially_received` order. Records
+         *     `purchase_order.updated` (nothing when nothing changes).
          */
         put: operations["updatePurchaseOrder"];
         post?: never;
@@ -611,7 +613,9 @@ export interface paths {
         };
         /**
          * List returns
-         * @description The newest 100 returns of the clients in scope, newest first.
+         * @description Returns of the clients in scope, newest first, a page at a time like the other lists
+         *     (`per_page` up to 100, default 100: without parameters the answer is the newest 100, as
+         *     before, now with `links` and `meta`).
          */
         get: operations["listReturns"];
         put?: never;
@@ -1508,16 +1512,21 @@ export interface components {
             enabled?: boolean;
         };
         /**
-         * @description `open` and `partially_received` and `received` follow from the receptions; `cancelled` is set by an update while nothing is received.
+         * @description `open`, `partially_received` and `received` follow from the receptions; `cancelled` is set by
+         *     an update while nothing is received; `closed` by an update of a `partially_received` order that
+         *     gives up the rest (a short-close: nothing more can be received against it).
          * @example open
          * @enum {string}
          */
-        PurchaseOrderStatus: "open" | "partially_received" | "received" | "cancelled";
+        PurchaseOrderStatus: "open" | "partially_received" | "received" | "cancelled" | "closed";
         /**
-         * @description `cancelled` cancels the order while nothing of it is received; no other status can be set.
+         * @description The statuses an update may set. `cancelled` cancels the order while nothing of it is received.
+         *     `closed` short-closes a `partially_received` order: it keeps what was received and gives up the
+         *     rest; receiving on it is then a 422 (corrections of its receptions still apply). Closing an
+         *     order with nothing received is a 422 (cancel it instead); closing a closed order changes nothing.
          * @enum {string}
          */
-        PurchaseOrderCancellation: "cancelled";
+        PurchaseOrderCancellation: "cancelled" | "closed";
         PurchaseOrderItem: {
             /**
              * Format: int32
@@ -1576,7 +1585,7 @@ export interface components {
             items: components["schemas"]["DocumentLineInput"][];
         };
         /**
-         * @description Header fields may change at any time; `items` (which replaces the lines) and `status` only while nothing is received.
+         * @description Header fields may change at any time; `items` (which replaces the lines) only while nothing is received; `status` as `PurchaseOrderCancellation` says.
          * @example {
          *       "notes": "Second delivery slot confirmed."
          *     }
@@ -1911,9 +1920,12 @@ export interface components {
             reason?: string | null;
             items: components["schemas"]["ReturnLineInput"][];
         };
+        /** @description A page of returns (it was the newest 100 without `links` and `meta`). */
         ReturnList: {
             /** @description The newest returns first, at most 100. */
             data: components["schemas"]["Return"][];
+            links: components["schemas"]["PaginationLinks"];
+            meta: components["schemas"]["PaginationMeta"];
         };
         ReturnResponse: {
             data: components["schemas"]["Return"];
@@ -3997,7 +4009,16 @@ export interface operations {
     };
     listReturns: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to return, from 1 (at most 2147483647). */
+                page?: components["parameters"]["Page"];
+                /** @description Returns per page (at most 100). */
+                per_page?: number;
+                /** @description Only the returns against this sales order. */
+                sales_order_id?: number;
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                updated_since?: components["parameters"]["UpdatedSince"];
+            };
             header?: {
                 /** @description The company the request acts for. Without it the default scope applies. */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
@@ -4007,7 +4028,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The newest returns. */
+            /** @description A page of returns. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

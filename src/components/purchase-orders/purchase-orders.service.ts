@@ -1,7 +1,8 @@
 /**
  * Purchase orders to supplier partners. The client of an order is its supplier's client; its lines
  * follow the document-line rules; its status follows from what receptions received. Lines change
- * and the order is cancelled only while nothing is received.
+ * and the order is cancelled only while nothing is received; a partially received order may be
+ * short-closed (`closed`), after which nothing more is received against it.
  */
 import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
@@ -19,7 +20,7 @@ import { Problems } from '../../platform/problems.js';
 import { getPartner } from '../reference/reference.service.js';
 import * as repository from './purchase-orders.repository.js';
 import type { Order, OrderRow, PurchaseOrder } from './purchase-orders.repository.js';
-import { anythingReceived, deriveStatus, OPEN_STATUSES } from './purchase-orders.rules.js';
+import { anythingReceived, deriveStatus, OPEN_STATUSES, statusChangeRefusal } from './purchase-orders.rules.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
 export type { Order, PurchaseOrder };
@@ -30,9 +31,8 @@ const messages = {
   otherClient: "The partner_id must be a supplier of the order's client.",
   codeTaken: 'The internal_code has already been taken for this client.',
   linesLocked: (status: string) => `The lines can change only while nothing is received; the order is ${status}.`,
-  cannotCancel: (status: string) => `The order can be cancelled only while nothing is received; it is ${status}.`,
   cancelled: 'The order is cancelled; its lines can no longer change.',
-  cancelling: 'The order is being cancelled by this update; its lines cannot change with it.',
+  changingStatus: (status: string) => `The order is being ${status} by this update; its lines cannot change with it.`,
 };
 
 function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
@@ -146,14 +146,15 @@ export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: 
     }
     if (body.notes !== undefined) changes.notes = body.notes;
     if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
-    if (body.status === 'cancelled' && order.status !== 'cancelled') {
-      if (anythingReceived(progress)) problems.add('status', messages.cannotCancel(order.status));
-      else changes.status = 'cancelled';
+    if (body.status !== undefined) {
+      const refusal = statusChangeRefusal(order.status, body.status, progress);
+      if (refusal) problems.add('status', refusal);
+      else changes.status = body.status;
     }
     let lines: ResolvedLine[] | undefined;
     if (body.items !== undefined) {
       if (order.status === 'cancelled') problems.add('items', messages.cancelled);
-      else if (body.status === 'cancelled') problems.add('items', messages.cancelling);
+      else if (body.status !== undefined && body.status !== order.status) problems.add('items', messages.changingStatus(body.status));
       else if (anythingReceived(progress)) problems.add('items', messages.linesLocked(order.status));
       else {
         const context = { clientId: order.company_id, clientIds: scope.clientIds, providerId: scope.providerId };
@@ -198,7 +199,7 @@ export function moveReceived(tx: Knex.Transaction, orderId: number, itemId: numb
 /** Sets the order's status from its lines and records `purchase_order.updated`. */
 export async function refreshAfterReceipt(tx: Knex.Transaction, scope: CompanyScope, orderId: number): Promise<void> {
   const order = (await repository.findOrder(tx, scope, orderId))!;
-  const status = deriveStatus(order.items.map((i) => ({ quantity: i.quantity, received: i.received_quantity })), order.status === 'cancelled');
+  const status = deriveStatus(order.items.map((i) => ({ quantity: i.quantity, received: i.received_quantity })), order.status);
   await repository.updateOrder(tx, orderId, { status });
   const updated = repository.toPurchaseOrder((await repository.findOrder(tx, scope, orderId))!);
   await recordEvent(tx, { companyId: updated.client_3pl_id, type: 'purchase_order.updated', data: updated });

@@ -27,7 +27,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 export const messages = {
   notFound: (id: number) => `Reception ${id} was not found.`,
   orderNotInScope: 'The purchase_order_id must be a purchase order in scope.',
-  orderCancelled: (id: number) => `Purchase order ${id} is cancelled; nothing can be received against it.`,
+  notReceivable: (id: number, status: string) => `Purchase order ${id} is ${status}; nothing can be received against it.`,
   notALine: (itemId: number, orderId: number) => `Line ${itemId} is not a line of purchase order ${orderId}.`,
   repeated: (itemId: number) => `Line ${itemId} appears more than once; send it once with the whole quantity.`,
   exceeds: (qty: number, remaining: number, ordered: number) =>
@@ -48,7 +48,7 @@ export function userOf(ctx: TenantContext): number | null {
 /** The order in scope that can still receive, or a 422 on purchase_order_id. */
 export function receivable(order: Order | undefined): Order {
   if (!order) throw InputError.field('purchase_order_id', messages.orderNotInScope);
-  if (order.status === 'cancelled') throw InputError.field('purchase_order_id', messages.orderCancelled(order.id));
+  if (order.status === 'cancelled' || order.status === 'closed') throw InputError.field('purchase_order_id', messages.notReceivable(order.id, order.status));
   return order;
 }
 

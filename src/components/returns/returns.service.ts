@@ -4,7 +4,10 @@
  * with its movements and events. Against a delivered sales order, each article may come back at
  * most as much as the order delivered less what earlier returns took back.
  */
+import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
+import type { Paged } from '../../platform/db/queries.js';
+import { inputTime } from '../../platform/input-time.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
 import { clientInScope } from '../../kernel/company-scope.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
@@ -20,9 +23,6 @@ import * as repository from './returns.repository.js';
 import type { ReturnResource } from './returns.repository.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
-/** GET /api/returns answers the newest this many. */
-export const RETURNS_LISTED = 100;
-
 const messages = {
   notFound: (id: number) => `Return ${id} was not found.`,
   codeTaken: 'The internal_code has already been taken for this client.',
@@ -31,12 +31,12 @@ const messages = {
   notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
 };
 
-export function listReturns(ctx: TenantContext): Promise<ReturnResource[]> {
-  return repository.newestReturns(ctx.db, ctx.scope, RETURNS_LISTED);
+export function listReturns(ctx: TenantContext, filters: { sales_order_id?: number; updated_since?: string }, page: PageRequest): Promise<Paged<ReturnResource>> {
+  return repository.listReturns(ctx.db, ctx.scope, { salesOrderId: filters.sales_order_id, updatedSince: inputTime(filters.updated_since) }, page);
 }
 
-export function returnsAfter(ctx: TenantContext, options: { after?: number; limit: number }): Promise<ReturnResource[]> {
-  return repository.returnsAfter(ctx.db, ctx.scope, options.after, options.limit);
+export function returnsAfter(ctx: TenantContext, options: { after?: number; salesOrderId?: number; limit: number }): Promise<ReturnResource[]> {
+  return repository.returnsAfter(ctx.db, ctx.scope, options);
 }
 
 export async function getReturn(ctx: TenantContext, id: number): Promise<ReturnResource> {
