@@ -2053,7 +2053,11 @@ export interface components {
          * @enum {string}
          */
         StockType: "STOC_OK" | "STOC_DEFECT" | "STOC_QUARANTINE";
-        /** @description Stock of one article of one client, in one warehouse, of one stock type. */
+        /**
+         * @description Stock of one article of one client, in one warehouse, of one stock type. A balance holds at
+         *     most 1000000000000 on hand and at most 1000000000000 reserved: a write that would take it
+         *     beyond is a 422 on the line that would, and nothing of it is written.
+         */
         StockLevel: {
             /**
              * Format: int32

@@ -53,16 +53,21 @@ export async function clientPartner(ctx: TenantContext, partnerId: number): Prom
   return partner;
 }
 
-/** Reserves (sign 1) or releases (sign -1) every line of an order on its warehouse and stock type. */
+/**
+ * Reserves (sign 1) or releases (sign -1) every line of an order on its warehouse and stock type.
+ * A reservation above the most a balance holds is a 422 on the line's quantity, or on `field` when
+ * the reservation moves for another reason (a new warehouse or stock type).
+ */
 export async function reserveLines(
   tx: Knex.Transaction,
   order: Pick<SalesOrderRow, 'id' | 'company_id' | 'source_warehouse_id' | 'stock_type'>,
-  lines: ReadonlyArray<{ article_id: number; quantity: number }>,
+  lines: ReadonlyArray<{ article_id: number; article_code: string; quantity: number }>,
   sign: 1 | -1,
+  field?: string,
 ): Promise<void> {
-  for (const { line } of inLockOrder(lines, (l) => ({ articleId: l.article_id }))) {
-    const key = { clientId: order.company_id, warehouseId: order.source_warehouse_id, articleId: line.article_id, stockType: order.stock_type };
-    await reserveStock(tx, key, sign * line.quantity, { kind: 'sales_order', id: order.id });
+  for (const { line, index } of inLockOrder(lines, (l) => ({ articleId: l.article_id }))) {
+    const key = { clientId: order.company_id, warehouseId: order.source_warehouse_id, articleId: line.article_id, stockType: order.stock_type, articleCode: line.article_code };
+    await reserveStock(tx, key, sign * line.quantity, { kind: 'sales_order', id: order.id }, field ?? `items.${index}.quantity_um3pl`);
   }
 }
 
@@ -92,8 +97,8 @@ export async function writeOrder(
   }
 }
 
-function asLines(lines: ResolvedLine[]): Array<{ article_id: number; quantity: number }> {
-  return lines.map((l) => ({ article_id: l.articleId, quantity: l.quantity }));
+function asLines(lines: ResolvedLine[]): Array<{ article_id: number; article_code: string; quantity: number }> {
+  return lines.map((l) => ({ article_id: l.articleId, article_code: l.articleCode, quantity: l.quantity }));
 }
 
 export function listSalesOrders(
@@ -198,7 +203,8 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
         await repository.deleteItems(tx, id);
         await repository.insertItems(tx, id, lines);
       }
-      await reserveLines(tx, { ...order, ...changes }, lines ? asLines(lines) : order.items, 1);
+      const moved = changes.source_warehouse_id !== undefined ? 'source_warehouse_id' : 'stock_type';
+      await reserveLines(tx, { ...order, ...changes }, lines ? asLines(lines) : order.items, 1, lines ? undefined : moved);
     }
     await repository.updateOrder(tx, id, changes);
     return { id, changed: true };

@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { PageRequest } from '../../kernel/paging.js';
-import { toQuantity } from '../../kernel/quantity.js';
+import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
 import type { Paged } from '../../platform/db/queries.js';
 import { InputError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
@@ -92,11 +92,21 @@ function assertDelta(delta: number): void {
   if (!Number.isSafeInteger(delta) || delta === 0) throw new Error(`A stock change needs a non-zero whole delta (got ${delta})`);
 }
 
-/** Raises or lowers stock on hand; a lowering that would go below zero is a 422 on `change.field`. */
+const LIMIT = MAX_BALANCE * 1000;
+
+function aboveLimit(what: 'on hand' | 'reserved', key: StockKey & { articleCode: string }, delta: number): string {
+  const verb = what === 'on hand' ? 'Adding' : 'Reserving';
+  return `${verb} ${toQuantity(delta)} would take the ${key.stockType} stock of article ${key.articleCode} in warehouse ${key.warehouseId} above the most a stock balance holds ${what}, ${MAX_BALANCE}.`;
+}
+
+/**
+ * Raises or lowers stock on hand; a lowering that would go below zero, or a raise above the most
+ * a balance holds (MAX_BALANCE), is a 422 on `change.field` (the caller's transaction rolls back).
+ */
 export async function applyStockChange(tx: Knex.Transaction, change: StockChange): Promise<StockLevel> {
   assertDelta(change.delta);
   if (change.delta > 0) {
-    await repository.raiseBalance(tx, change, change.delta);
+    if (!(await repository.raiseBalance(tx, change, change.delta, LIMIT))) throw InputError.field(change.field, aboveLimit('on hand', change, change.delta));
   } else if (!(await repository.lowerBalance(tx, change, -change.delta))) {
     throw InputError.field(change.field, shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0));
   }
@@ -118,10 +128,23 @@ export async function deliverStock(tx: Knex.Transaction, change: StockChange): P
   return { ok: true };
 }
 
-/** Reserves (positive) or releases (negative) `delta` thousandths for an open sales order (`document`). */
-export async function reserveStock(tx: Knex.Transaction, key: StockKey, delta: number, document: StockDocumentRef): Promise<void> {
+/**
+ * Reserves (positive) or releases (negative) `delta` thousandths for an open sales order
+ * (`document`); a reservation above the most a balance holds (MAX_BALANCE) is a 422 on `field`
+ * (the caller's transaction rolls back).
+ */
+export async function reserveStock(
+  tx: Knex.Transaction,
+  key: StockKey & { articleCode: string },
+  delta: number,
+  document: StockDocumentRef,
+  field: string,
+): Promise<void> {
   assertDelta(delta);
-  if (!(await repository.changeReserved(tx, key, delta))) throw new Error(`Releasing ${-delta} that is not reserved`);
+  if (!(await repository.changeReserved(tx, key, delta, LIMIT))) {
+    if (delta > 0) throw InputError.field(field, aboveLimit('reserved', key, delta));
+    throw new Error(`Releasing ${-delta} that is not reserved`);
+  }
   await changed(tx, key, { delta: 0, cause: 'reservation', document });
 }
 
