@@ -493,7 +493,9 @@ export interface paths {
          * @description In one transaction: stores the reception, raises `STOC_OK` stock in the warehouse per line,
          *     updates the order's received quantities and status, and records `reception.created`,
          *     `purchase_order.updated` and `stock.changed`. Receiving more than remains on a line, a line of
-         *     another order, a warehouse of another provider or a cancelled order is a 422, and nothing is written.
+         *     another order, a warehouse of another provider or a cancelled or closed order is a 422, and
+         *     nothing is written; every problem of the request is listed at once. A line of an article
+         *     deactivated since it was ordered may still be received (the goods have arrived).
          */
         post: operations["createReception"];
         delete?: never;

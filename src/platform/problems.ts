@@ -54,6 +54,12 @@ export class Problems {
     return Object.keys(this.errors).length > 0;
   }
 
+  /** Throws the gathered problems (there must be one: the caller met it). */
+  fail(): never {
+    this.throwIfAny();
+    throw new Error('Problems.fail() with no problem gathered');
+  }
+
   /**
    * Throws the gathered problems as one 422. Its message is the problem itself when there is only
    * one, on a field of the body's top level (`partner_id`); else the general one (a line's problem,

@@ -46,14 +46,14 @@ export function userOf(ctx: TenantContext): number | null {
 }
 
 /** The order in scope that can still receive, or a 422 on purchase_order_id. */
-export function receivable(order: Order | undefined): Order {
+function stillReceivable(order: Order | undefined): Order {
   if (!order) throw InputError.field('purchase_order_id', messages.orderNotInScope);
   if (order.status === 'cancelled' || order.status === 'closed') throw InputError.field('purchase_order_id', messages.notReceivable(order.id, order.status));
   return order;
 }
 
 async function receivableOrder(ctx: TenantContext, orderId: number): Promise<Order> {
-  return receivable(await requireOrder(ctx.db, ctx.scope, orderId).catch((error: unknown) => {
+  return stillReceivable(await requireOrder(ctx.db, ctx.scope, orderId).catch((error: unknown) => {
     if (error instanceof NotFoundError) return undefined;
     throw error;
   }));
@@ -89,15 +89,15 @@ export async function getReception(ctx: TenantContext, id: number): Promise<Rece
 export async function createReception(ctx: TenantContext, body: Schema<'ReceptionCreate'>): Promise<ReceptionResource> {
   const scope = companyScope(ctx);
   const found = new Problems();
-  const before = await found.collect(receivableOrder(ctx, body.purchase_order_id));
+  const receivable = await found.collect(receivableOrder(ctx, body.purchase_order_id));
   await checkWarehouse(ctx, body.warehouse_id, 'warehouse_id', found);
-  if (!before) found.throwIfAny(); // the lines are lines of the order: without it there is nothing to check them against
+  // The lines are lines of the order: without it there is nothing to check them against.
+  const before = receivable ?? found.fail();
   try {
     return await inTransaction(ctx.db, async (tx) => {
       const problems = found.copy();
-      await lockPurchaseOrder(tx, before!.id);
-      const order = await problems.collect(requireOrder(tx, ctx.scope, before!.id).then(receivable));
-      if (!order) return problems.throwIfAny() as never;
+      await lockPurchaseOrder(tx, before.id);
+      const order = (await problems.collect(requireOrder(tx, ctx.scope, before.id).then(stillReceivable))) ?? problems.fail();
       const ruleFor = await quantityRules(tx, { clientId: order.company_id, providerId: scope.providerId }, order.items.map((i) => i.article_id));
       const seen = new Set<number>();
       const lines: Array<{ index: number; item: Order['items'][number]; quantity: number }> = [];
