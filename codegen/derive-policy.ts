@@ -67,6 +67,10 @@ function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json, method: stri
   const resolved = parameters.map((p) => resolveParameter(doc, p));
   const company = resolved.find((p) => p.in === 'header' && p.name === 'X-Company-Id');
   const readsBody = op.requestBody !== undefined || BODY_METHODS.has(method);
+  // Unknown query parameters are refused (a 422 naming them: a typo never passes unnoticed), except
+  // by a read that takes no parameter and no body at all: nothing there can be mistyped, it documents
+  // no 422, and a cache-busting `?v=2` on the document or the docs page must not fail.
+  if (resolved.length === 0 && !readsBody) op['x-eov-allow-unknown-query-parameters'] = true;
   const limited = op['x-rate-limit'] !== 'none';
 
   const derived: Array<[string, string, boolean]> = [

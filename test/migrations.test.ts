@@ -2,13 +2,15 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from './helpers/database.js';
-import { migrateLatest, rollbackAll } from '../db/migrations/index.js';
+import { migrateLatest, migrateTo, rollbackAll } from '../db/migrations/index.js';
+import * as build from '../db/seeds/builders.js';
+import { serviceRunEnd } from '../db/migrations/008_article_id_sequence.js';
 
 const TABLES = [
   'companies', 'users', 'company_users', 'company_modules', 'personal_access_tokens', 'partners', 'warehouses', 'units', 'heartbeats',
   'articles', 'outbox_events', 'idempotency_keys', 'purchase_orders', 'purchase_order_items', 'receptions', 'reception_items',
   'stock_balances', 'stock_movements', 'sales_orders', 'sales_order_items', 'sales_order_status_history', 'returns', 'return_items',
-  'webhooks', 'webhook_deliveries',
+  'webhooks', 'webhook_deliveries', 'article_id_sequence',
 ];
 
 async function tablesOf(db: Knex): Promise<string[]> {
@@ -49,5 +51,46 @@ describe('Migrations', () => {
     await scratch.db('heartbeats').insert({ name: 'micro', last_ping_at: '2026-11-21 10:00:00.123456' });
     const row = await scratch.db('heartbeats').where('name', 'micro').first();
     expect(row.last_ping_at).to.equal('2026-11-21 10:00:00.123456');
+  });
+
+  describe('008: article ids from a sequence of their own', () => {
+    let old: TestDatabase;
+
+    before(async () => {
+      old = await createScratchDatabase();
+      await migrateTo(old.db, '007_webhooks');
+    });
+
+    after(async () => {
+      await old?.close();
+    });
+
+    it('When the service run is read from existing ids, Then gaps of failed inserts count and a chosen id far above does not', () => {
+      expect(serviceRunEnd([])).to.equal(0);
+      expect(serviceRunEnd([1, 2, 3, 5, 6, 9])).to.equal(9);
+      expect(serviceRunEnd([1, 2, 3, 4, 2147483000, 2147483001, 2147483648])).to.equal(4);
+      expect(serviceRunEnd([7, 8, 9])).to.equal(0);
+    });
+
+    it('When articles beyond 2147483647 exist, Then they get new small ids with every row that names them, and the next article continues the service run', async () => {
+      const db = old.db;
+      const now = '2026-01-01 00:00:00.000000';
+      const provider = await build.insertCompany(db, { name: 'P', type: 'provider' });
+      const client = await build.insertCompany(db, { name: 'C', type: 'client', provider_id: provider });
+      const warehouse = await build.insertWarehouse(db, { company_id: provider, code: 'W', name: 'W' });
+      const article = (id: number, code: string) => ({ id, company_id: client, article_code: code, description: code, um3pl: 'BUC', created_at: now, updated_at: now });
+      await db('articles').insert([article(1, 'A1'), article(2, 'A2'), article(4, 'A4'), article(2147483000, 'CHOSEN'), article(2147483001, 'PUSHED'), article(2147483648, 'BEYOND')]);
+      await db('stock_balances').insert({ company_id: client, warehouse_id: warehouse, article_id: 2147483648, stock_type: 'STOC_OK', quantity: 5000, reserved: 0, updated_at: now });
+      await db('stock_movements').insert({ company_id: client, warehouse_id: warehouse, article_id: 2147483648, stock_type: 'STOC_OK', delta: 5000, cause: 'reception', document_kind: 'reception', document_id: 1, created_at: now });
+
+      await migrateLatest(db);
+
+      const rows = await db('articles').select('id', 'article_code').orderBy('id');
+      expect(rows.map((r) => [Number(r.id), r.article_code])).to.deep.equal([[1, 'A1'], [2, 'A2'], [4, 'A4'], [5, 'BEYOND'], [2147483000, 'CHOSEN'], [2147483001, 'PUSHED']]);
+      expect((await db('stock_balances').select('article_id')).map((r) => Number(r.article_id))).to.deep.equal([5]);
+      expect((await db('stock_movements').select('article_id')).map((r) => Number(r.article_id))).to.deep.equal([5]);
+      const next = await build.insertArticle(db, { company_id: client, article_code: 'NEXT', description: 'n', um3pl: 'BUC' });
+      expect(next).to.equal(6);
+    });
   });
 });

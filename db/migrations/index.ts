@@ -10,6 +10,8 @@ import * as m004 from './004_idempotency_keys.js';
 import * as m005 from './005_inbound_and_stock.js';
 import * as m006 from './006_outbound_and_returns.js';
 import * as m007 from './007_webhooks.js';
+import * as m008 from './008_article_id_sequence.js';
+import * as m009 from './009_lines_by_article.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -19,6 +21,8 @@ const migrations: Record<string, Knex.Migration> = {
   '005_inbound_and_stock': m005,
   '006_outbound_and_returns': m006,
   '007_webhooks': m007,
+  '008_article_id_sequence': m008,
+  '009_lines_by_article': m009,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -29,6 +33,14 @@ export const migrationSource: Knex.MigrationSource<string> = {
 
 export async function migrateLatest(db: Knex): Promise<void> {
   await db.migrate.latest({ migrationSource });
+}
+
+/** Migrates up to and including `last` (a migration's name), for tests of a migration over older data. */
+export async function migrateTo(db: Knex, last: string): Promise<void> {
+  const names = Object.keys(migrations);
+  if (!names.includes(last)) throw new Error(`No migration ${last}`);
+  const source: Knex.MigrationSource<string> = { ...migrationSource, getMigrations: async () => names.slice(0, names.indexOf(last) + 1) };
+  await db.migrate.latest({ migrationSource: source });
 }
 
 export async function rollbackAll(db: Knex): Promise<void> {

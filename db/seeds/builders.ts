@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { insertReturningId } from '../../src/platform/db/database.js';
+import { insertArticle as insertArticleRow } from '../../src/components/articles/articles.repository.js';
 import { MODULES, type ModuleSlug, type Role } from '../../src/kernel/access.js';
 import { nowDb } from '../../src/kernel/time.js';
 
@@ -48,9 +49,10 @@ export function insertUnit(db: Knex, row: { company_id: number; code: string; na
   return insertReturningId(db, 'units', { ...row, ...stamps() });
 }
 
-export function insertArticle(
+/** An article with the next id the service assigns (the sequence of articles.repository.ts). */
+export async function insertArticle(
   db: Knex,
-  row: { company_id: number; article_code: string; description: string; um3pl: string; name?: string | null; barcode?: string | null; integer_only_um3pl_quantity?: boolean },
+  row: { company_id: number; article_code: string; description: string; um3pl: string; name?: string | null; barcode?: string | null; integer_only_um3pl_quantity?: boolean; active?: boolean },
 ): Promise<number> {
-  return insertReturningId(db, 'articles', { name: null, barcode: null, integer_only_um3pl_quantity: false, active: true, ...row, ...stamps() });
+  return (await insertArticleRow(db, { name: null, barcode: null, integer_only_um3pl_quantity: false, active: true, ...row })).id;
 }

@@ -371,7 +371,12 @@ export interface paths {
         get: operations["getArticle"];
         /**
          * Update an article
-         * @description Changes the given fields of an article. Records `article.updated`.
+         * @description Changes the given fields of an article: the fields of the create, every one optional (`id`
+         *     and `client_3pl_id` only with the article's own values: they cannot change). Records
+         *     `article.updated` (nothing when no field changes). Unit rules under stock: `um3pl` cannot change while the article has stock (on hand
+         *     or reserved) or a line on an open document (a purchase order `open` or `partially_received`,
+         *     a sales order `new`, `picking` or `picked`), and the whole-number flag cannot turn on while any
+         *     of that holds a fraction: a 422 on the field as sent (`integer_only` when sent under the alias).
          */
         put: operations["updateArticle"];
         post?: never;
@@ -396,7 +401,8 @@ export interface paths {
         head?: never;
         /**
          * Update an article by its code
-         * @description Changes the given fields of the article with this code in the client in scope; 404 for an unknown code. Records `article.updated`.
+         * @description Changes the given fields of the article with this code in the client in scope; 404 for an
+         *     unknown code. Records `article.updated`. `um3pl` follows the unit rules of `PUT /api/articles/{id}`.
          */
         patch: operations["patchArticleByCode"];
         trace?: never;
@@ -460,7 +466,9 @@ export interface paths {
         get: operations["getPurchaseOrder"];
         /**
          * Update a purchase order
-         * @description Changes header fields; replaces the lines or cancels the order only while nothing is received (else 422). Records `purchase_order.updated`.
+         * @description Changes header fields; replaces the lines or cancels the order only while nothing is received
+         *     (else 422); `status: closed` short-closes a `partially_received` order. Records
+         *     `purchase_order.updated` (nothing when nothing changes).
          */
         put: operations["updatePurchaseOrder"];
         post?: never;
@@ -488,7 +496,9 @@ export interface paths {
          * @description In one transaction: stores the reception, raises `STOC_OK` stock in the warehouse per line,
          *     updates the order's received quantities and status, and records `reception.created`,
          *     `purchase_order.updated` and `stock.changed`. Receiving more than remains on a line, a line of
-         *     another order, a warehouse of another provider or a cancelled order is a 422, and nothing is written.
+         *     another order, a warehouse of another provider or a cancelled or closed order is a 422, and
+         *     nothing is written; every problem of the request is listed at once. A line of an article
+         *     deactivated since it was ordered may still be received (the goods have arrived).
          */
         post: operations["createReception"];
         delete?: never;
@@ -586,6 +596,11 @@ export interface paths {
          *     A move the graph forbids is a 422 listing the allowed moves. `delivered` confirms the delivery:
          *     stock of the order's warehouse and stock type falls by every line, all or nothing; too little
          *     stock is a 422 naming each short line. Records `sales_order.status_changed` (and `stock.changed`).
+         *
+         *     Safe to retry: a move to the status the order already has answers 200 with the order as it is
+         *     (no history entry, no event, no stock change), and the move takes an `Idempotency-Key`. A move
+         *     that loses a race to another is decided again on the status the other left (a cancellation
+         *     after a concurrent move to `picking` cancels the picking order). No body is a 422 on `status`.
          */
         post: operations["changeSalesOrderStatus"];
         delete?: never;
@@ -603,7 +618,9 @@ export interface paths {
         };
         /**
          * List returns
-         * @description The newest 100 returns of the clients in scope, newest first.
+         * @description Returns of the clients in scope, newest first, a page at a time like the other lists
+         *     (`per_page` up to 100, default 100: without parameters the answer is the newest 100, as
+         *     before, now with `links` and `meta`).
          */
         get: operations["listReturns"];
         put?: never;
@@ -869,7 +886,9 @@ export interface paths {
         head?: never;
         /**
          * Update an article by its code through the master-data integration
-         * @description The article partial update, also accepting field aliases; `X-Company-Id` is the client company (400 without it).
+         * @description The article partial update, also accepting field aliases; `X-Company-Id` is the client company
+         *     (400 without it). An error is keyed by the name the field was sent under (`uom`, not `um3pl`);
+         *     the unit follows the unit rules of `PUT /api/articles/{id}`.
          */
         patch: operations["patchMdmArticleByCode"];
         trace?: never;
@@ -918,9 +937,13 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Article: {
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             id: number;
             /**
+             * Format: int32
              * @description The client company that owns the article.
              * @example 2
              */
@@ -964,7 +987,10 @@ export interface components {
         };
         ArticleCreate: {
             /**
-             * @description An id of your choosing (at most 2147483647); it must not be taken.
+             * Format: int32
+             * @description An id of your choosing (at most 2147483647), honoured when no article of any company has it
+             *     (a taken id is a 422 on `id`, the same whichever company holds it). It never moves the ids
+             *     the service assigns to articles created without one.
              * @example 101
              */
             id?: number;
@@ -988,19 +1014,43 @@ export interface components {
             /** @example true */
             active?: boolean;
             /**
+             * Format: int32
              * @description The client company that owns the article; defaults to the client in scope.
              * @example 2
              */
             client_3pl_id?: number;
         };
         /**
-         * @description Full update of an article; every field is optional.
+         * @description Full update of an article: the fields of the create, every one optional. `id` and
+         *     `client_3pl_id` cannot change: they may be sent (so a create body can be sent again as an
+         *     update) only with the article's own values, else a 422 on the field. A new `article_code` must
+         *     be free within the article's client (a 422 on `article_code`).
          * @example {
+         *       "name": "Tomato paste",
          *       "description": "Tomato paste 400 g glass jar",
          *       "active": true
          *     }
          */
         ArticleUpdate: {
+            /**
+             * Format: int32
+             * @description The article's own id (it cannot change).
+             * @example 101
+             */
+            id?: number;
+            /**
+             * Format: int32
+             * @description The article's own client (it cannot change).
+             * @example 2
+             */
+            client_3pl_id?: number;
+            /**
+             * @description The client's code of the article, unique per client.
+             * @example ACME-TOM-400
+             */
+            article_code?: string;
+            /** @example Tomato paste */
+            name?: string | null;
             /** @example Tomato paste 400 g glass jar */
             description?: string;
             /** @example BUC */
@@ -1048,6 +1098,7 @@ export interface components {
         };
         ArticleSyncMeta: {
             /**
+             * Format: int32
              * @description The `cursor` for the next page; null exactly when no row follows this page.
              * @example 225
              */
@@ -1160,7 +1211,10 @@ export interface components {
         };
         /** @description A user, as other resources show them. */
         UserSummary: {
-            /** @example 3 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             id: number;
             /** @example Ana Popescu */
             name: string;
@@ -1171,7 +1225,11 @@ export interface components {
             email: string;
         };
         DocumentLineInput: {
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @description An active article of the document's client (a deactivated one is a 422 on this field; lines the document already had may keep it when its lines are replaced).
+             * @example 101
+             */
             article_id: number;
             /**
              * @description The unit of the line; it must be the article's `um3pl`.
@@ -1181,9 +1239,15 @@ export interface components {
             quantity_um3pl: components["schemas"]["QuantityInput"];
         };
         DocumentLine: {
-            /** @example 9001 */
+            /**
+             * Format: int32
+             * @example 9001
+             */
             id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1462,23 +1526,32 @@ export interface components {
             enabled?: boolean;
         };
         /**
-         * @description `open` and `partially_received` and `received` follow from the receptions; `cancelled` is set by an update while nothing is received.
+         * @description `open`, `partially_received` and `received` follow from the receptions; `cancelled` is set by
+         *     an update while nothing is received; `closed` by an update of a `partially_received` order that
+         *     gives up the rest (a short-close: nothing more can be received against it).
          * @example open
          * @enum {string}
          */
-        PurchaseOrderStatus: "open" | "partially_received" | "received" | "cancelled";
+        PurchaseOrderStatus: "open" | "partially_received" | "received" | "cancelled" | "closed";
         /**
-         * @description `cancelled` cancels the order while nothing of it is received; no other status can be set.
+         * @description The statuses an update may set. `cancelled` cancels the order while nothing of it is received.
+         *     `closed` short-closes a `partially_received` order: it keeps what was received and gives up the
+         *     rest; receiving on it is then a 422 (corrections of its receptions still apply). Closing an
+         *     order with nothing received is a 422 (cancel it instead); closing a closed order changes nothing.
          * @enum {string}
          */
-        PurchaseOrderCancellation: "cancelled";
+        PurchaseOrderCancellation: "cancelled" | "closed";
         PurchaseOrderItem: {
             /**
+             * Format: int32
              * @description The `po_item_id` that receptions use.
              * @example 9001
              */
             id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1488,11 +1561,18 @@ export interface components {
             received_quantity_um3pl: components["schemas"]["Quantity"];
         };
         PurchaseOrder: {
-            /** @example 31 */
+            /**
+             * Format: int32
+             * @example 31
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
             /**
+             * Format: int32
              * @description The supplier partner.
              * @example 7
              */
@@ -1508,6 +1588,7 @@ export interface components {
         };
         PurchaseOrderCreate: {
             /**
+             * Format: int32
              * @description A supplier partner of the client in scope.
              * @example 7
              */
@@ -1518,13 +1599,16 @@ export interface components {
             items: components["schemas"]["DocumentLineInput"][];
         };
         /**
-         * @description Header fields may change at any time; `items` (which replaces the lines) and `status` only while nothing is received.
+         * @description Header fields may change at any time; `items` (which replaces the lines) only while nothing is received; `status` as `PurchaseOrderCancellation` says.
          * @example {
          *       "notes": "Second delivery slot confirmed."
          *     }
          */
         PurchaseOrderUpdate: {
-            /** @example 7 */
+            /**
+             * Format: int32
+             * @example 7
+             */
             partner_id?: number;
             internal_code?: components["schemas"]["InternalCode"];
             notes?: components["schemas"]["Notes"];
@@ -1541,11 +1625,20 @@ export interface components {
             data: components["schemas"]["PurchaseOrder"];
         };
         ReceptionItem: {
-            /** @example 7001 */
+            /**
+             * Format: int32
+             * @example 7001
+             */
             id: number;
-            /** @example 9001 */
+            /**
+             * Format: int32
+             * @example 9001
+             */
             po_item_id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1554,13 +1647,25 @@ export interface components {
             quantity_um3pl: components["schemas"]["Quantity"];
         };
         Reception: {
-            /** @example 55 */
+            /**
+             * Format: int32
+             * @example 55
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
-            /** @example 31 */
+            /**
+             * Format: int32
+             * @example 31
+             */
             purchase_order_id: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             warehouse_id: number;
             /** @example REC-2026-0101 */
             internal_code: string | null;
@@ -1572,6 +1677,7 @@ export interface components {
         };
         ReceptionLineInput: {
             /**
+             * Format: int32
              * @description The `id` of a line of the purchase order.
              * @example 9001
              */
@@ -1579,9 +1685,13 @@ export interface components {
             quantity_um3pl: components["schemas"]["QuantityInput"];
         };
         ReceptionCreate: {
-            /** @example 31 */
+            /**
+             * Format: int32
+             * @example 31
+             */
             purchase_order_id: number;
             /**
+             * Format: int32
              * @description A warehouse of the provider.
              * @example 1
              */
@@ -1594,6 +1704,7 @@ export interface components {
         };
         ReceptionLineCorrection: {
             /**
+             * Format: int32
              * @description The `id` of a line of this reception.
              * @example 7001
              */
@@ -1629,12 +1740,16 @@ export interface components {
         CompanyType: "provider" | "client";
         /** @description A company (tenant). Client companies are the owners of goods (`client_3pl_id` elsewhere). */
         Company: {
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             id: number;
             /** @example Acme Foods */
             name: string;
             type: components["schemas"]["CompanyType"];
             /**
+             * Format: int32
              * @description The provider of a client company; null for a provider.
              * @example 1
              */
@@ -1660,9 +1775,13 @@ export interface components {
         PartnerType: "supplier" | "client";
         /** @description A business partner of a client company. */
         Partner: {
-            /** @example 7 */
+            /**
+             * Format: int32
+             * @example 7
+             */
             id: number;
             /**
+             * Format: int32
              * @description The client company the partner belongs to.
              * @example 2
              */
@@ -1695,9 +1814,13 @@ export interface components {
         };
         /** @description A warehouse of a 3PL provider. */
         Warehouse: {
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             id: number;
             /**
+             * Format: int32
              * @description The provider that runs the warehouse.
              * @example 1
              */
@@ -1722,7 +1845,11 @@ export interface components {
             data: components["schemas"]["Warehouse"];
         };
         ReturnLineInput: {
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @description An active article of the return's client (a deactivated one is a 422 on this field).
+             * @example 101
+             */
             article_id: number;
             /** @example BUC */
             um3pl: string;
@@ -1731,9 +1858,15 @@ export interface components {
             stock_type?: components["schemas"]["StockType"];
         };
         ReturnItem: {
-            /** @example 4001 */
+            /**
+             * Format: int32
+             * @example 4001
+             */
             id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1743,15 +1876,30 @@ export interface components {
             stock_type: components["schemas"]["StockType"];
         };
         Return: {
-            /** @example 12 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
-            /** @example 8 */
+            /**
+             * Format: int32
+             * @example 8
+             */
             partner_id: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             warehouse_id: number;
-            /** @example 77 */
+            /**
+             * Format: int32
+             * @example 77
+             */
             sales_order_id: number | null;
             /** @example RET-2026-0003 */
             internal_code: string | null;
@@ -1763,16 +1911,19 @@ export interface components {
         };
         ReturnCreate: {
             /**
+             * Format: int32
              * @description A client partner of the client in scope.
              * @example 8
              */
             partner_id: number;
             /**
+             * Format: int32
              * @description A warehouse of the provider.
              * @example 1
              */
             warehouse_id: number;
             /**
+             * Format: int32
              * @description A delivered sales order of the same client; each line may return at most what the order delivered less earlier returns.
              * @example 77
              */
@@ -1783,9 +1934,12 @@ export interface components {
             reason?: string | null;
             items: components["schemas"]["ReturnLineInput"][];
         };
+        /** @description A page of returns (it was the newest 100 without `links` and `meta`). */
         ReturnList: {
             /** @description The newest returns first, at most 100. */
             data: components["schemas"]["Return"][];
+            links: components["schemas"]["PaginationLinks"];
+            meta: components["schemas"]["PaginationMeta"];
         };
         ReturnResponse: {
             data: components["schemas"]["Return"];
@@ -1811,7 +1965,10 @@ export interface components {
         };
         /** @description The user who moved the order; null when an integration did. */
         StatusChangedBy: {
-            /** @example 3 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             id: number;
             /** @example Ana Popescu */
             name: string;
@@ -1819,16 +1976,26 @@ export interface components {
             email: string;
         } | null;
         SalesOrder: {
-            /** @example 77 */
+            /**
+             * Format: int32
+             * @example 77
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
             /**
+             * Format: int32
              * @description The client partner the goods go to.
              * @example 8
              */
             partner_id: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             source_warehouse_id: number;
             stock_type: components["schemas"]["StockType"];
             /** @example SO-2026-0100 */
@@ -1843,11 +2010,13 @@ export interface components {
         };
         SalesOrderCreate: {
             /**
+             * Format: int32
              * @description A client partner of the client in scope.
              * @example 8
              */
             partner_id: number;
             /**
+             * Format: int32
              * @description A warehouse of the provider.
              * @example 1
              */
@@ -1867,9 +2036,15 @@ export interface components {
          *     }
          */
         SalesOrderUpdate: {
-            /** @example 8 */
+            /**
+             * Format: int32
+             * @example 8
+             */
             partner_id?: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             source_warehouse_id?: number;
             stock_type?: components["schemas"]["StockType"];
             /** @example SO-2026-0100 */
@@ -1892,15 +2067,31 @@ export interface components {
          * @enum {string}
          */
         StockType: "STOC_OK" | "STOC_DEFECT" | "STOC_QUARANTINE";
-        /** @description Stock of one article of one client, in one warehouse, of one stock type. */
+        /**
+         * @description Stock of one article of one client, in one warehouse, of one stock type. A balance holds at
+         *     most 1000000000000 on hand and at most 1000000000000 reserved: a write that would take it
+         *     beyond is a 422 on the line that would, and nothing of it is written.
+         */
         StockLevel: {
-            /** @example 5001 */
+            /**
+             * Format: int32
+             * @example 5001
+             */
             id: number;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             client_3pl_id: number;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             warehouse_id: number;
-            /** @example 101 */
+            /**
+             * Format: int32
+             * @example 101
+             */
             article_id: number;
             /** @example ACME-TOM-400 */
             article_code: string;
@@ -1933,11 +2124,45 @@ export interface components {
             meta: components["schemas"]["PaginationMeta"];
         };
         /**
+         * @description What changed a balance: a reception or its correction, a delivery or a shipment of a sales
+         *     order, a return, a stock adjustment or transfer, or a reservation of an open sales order (made,
+         *     changed or released: the on-hand quantity stays). New causes may be added.
+         * @example reception
+         * @enum {string}
+         */
+        StockChangeCause: "reception" | "reception_correction" | "delivery" | "shipment" | "return" | "adjustment" | "transfer" | "reservation";
+        /** @description The document that changed the balance; null when there is none. */
+        StockDocument: {
+            /**
+             * @description `reception`, `sales_order` or `return` (new kinds may be added).
+             * @example reception
+             */
+            type: string;
+            /**
+             * Format: int32
+             * @example 55
+             */
+            id: number;
+        } | null;
+        /**
+         * @description The data of a `stock.changed` event: the stock row as `GET /api/stock` shows it after the
+         *     change, with what changed it.
+         */
+        StockChange: components["schemas"]["StockLevel"] & {
+            /**
+             * @description The change of the on-hand `quantity` (negative when it fell); 0 for a reservation.
+             * @example 60
+             */
+            delta: number;
+            cause: components["schemas"]["StockChangeCause"];
+            document: components["schemas"]["StockDocument"];
+        };
+        /**
          * @description An event kind of the catalogue.
          * @example reception.created
          * @enum {string}
          */
-        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
+        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
         /**
          * @description The test event of `POST /api/webhooks/{id}/ping`.
          * @enum {string}
@@ -1948,9 +2173,12 @@ export interface components {
          * @example reception.created
          * @enum {string}
          */
-        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
+        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
         Webhook: {
-            /** @example 4 */
+            /**
+             * Format: int32
+             * @example 4
+             */
             id: number;
             /** @example https://erp.example.com/hooks/3pl */
             url: string;
@@ -2030,7 +2258,10 @@ export interface components {
          */
         WebhookDeliveryStatus: "pending" | "retrying" | "delivered" | "failed";
         WebhookDelivery: {
-            /** @example 900 */
+            /**
+             * Format: int32
+             * @example 900
+             */
             id: number;
             /**
              * @description The event id, also sent as `webhook-id`.
@@ -2081,11 +2312,12 @@ export interface components {
             type: components["schemas"]["WebhookEventType"] | components["schemas"]["WebhookPingEventType"];
             timestamp: components["schemas"]["Timestamp"];
             /**
+             * Format: int32
              * @description The client company that owns the data.
              * @example 2
              */
             company_id: number;
-            /** @description The resource as the REST API shows it. */
+            /** @description The resource as the REST API shows it; for `stock.changed` a `StockChange` (the stock row with `delta`, `cause` and `document`). */
             data: {
                 [key: string]: unknown;
             };
@@ -3766,6 +3998,15 @@ export interface operations {
             header: {
                 /** @description The company the request acts for. Required on this operation (400 without it). */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The resource id. */
@@ -3782,6 +4023,7 @@ export interface operations {
             /** @description The sales order in its new status. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3795,6 +4037,7 @@ export interface operations {
             401: components["responses"]["UnauthenticatedRateLimited"];
             403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
             413: components["responses"]["PayloadTooLargeRateLimited"];
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
@@ -3804,7 +4047,16 @@ export interface operations {
     };
     listReturns: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to return, from 1 (at most 2147483647). */
+                page?: components["parameters"]["Page"];
+                /** @description Returns per page (at most 100). */
+                per_page?: number;
+                /** @description Only the returns against this sales order. */
+                sales_order_id?: number;
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                updated_since?: components["parameters"]["UpdatedSince"];
+            };
             header?: {
                 /** @description The company the request acts for. Without it the default scope applies. */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
@@ -3814,7 +4066,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The newest returns. */
+            /** @description A page of returns. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

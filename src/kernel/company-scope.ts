@@ -27,3 +27,8 @@ export function clientVisible(scope: CompanyScope, clientId: number): boolean {
 export function providerVisible(scope: CompanyScope, providerId: number): boolean {
   return scope.kind === 'all' || scope.providerId === providerId;
 }
+
+/** The client company a company scope stands for: the client itself, or undefined for a provider (or all companies). */
+export function clientInScope(scope: CompanyScope): number | undefined {
+  return scope.kind === 'company' && scope.companyType === 'client' ? scope.companyId : undefined;
+}

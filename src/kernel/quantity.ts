@@ -8,6 +8,14 @@
 /** The largest quantity accepted, in units (its thousandths stay far below 2^53). */
 export const MAX_QUANTITY = 1_000_000_000;
 
+/**
+ * The most a stock balance holds on hand, and the most it has reserved, in units: 10^12, whose
+ * thousandths (10^15) stay 9 times below 2^53, so a balance, its available and backordered
+ * figures, and the sum of two balances are exact as JSON numbers. A document's lines of one
+ * article together stay below it by the document's own bounds (at most 500 lines of MAX_QUANTITY).
+ */
+export const MAX_BALANCE = 1_000_000_000_000;
+
 export type ParsedQuantity = { ok: true; thousandths: number } | { ok: false; message: string };
 
 const MESSAGES = {

@@ -73,11 +73,7 @@ describe('PUT /api/articles/{id}', () => {
   });
 
   const refusedFields: Array<[string, unknown]> = [
-    ['name', 'New name'],
-    ['article_code', 'RENAMED'],
-    ['id', 999999],
     ['company_id', 1],
-    ['client_3pl_id', 1],
     ['barcode', '123'],
     ['created_at', '2020-01-01T00:00:00.000000Z'],
     ['updated_at', '2020-01-01T00:00:00.000000Z'],
@@ -92,6 +88,35 @@ describe('PUT /api/articles/{id}', () => {
       expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([]);
     });
   }
+
+  it('When name and article_code are sent, Then they change like the other fields, and a code taken within the client is a 422 on article_code', async () => {
+    const id = await fresh();
+    const code = unique('RENAMED-');
+    const res = await world.as('operator').put(`/api/articles/${id}`).send({ name: 'New name', article_code: code }).expect(200);
+    expect(res.body.data).to.include({ id, name: 'New name', article_code: code });
+    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([res.body.data]);
+    const cleared = await world.as('operator').put(`/api/articles/${id}`).send({ name: null }).expect(200);
+    expect(cleared.body.data.name).to.equal(null);
+    const taken = (await row(await fresh())).article_code as string;
+    const refused = await world.as('operator').put(`/api/articles/${id}`).send({ article_code: taken, description: 'x' }).expect(422);
+    expect(refused.body.errors).to.deep.equal({ article_code: ['The article_code has already been taken for this client.'] });
+    const sibling = (await row(await fresh(world.otherClient.id))).article_code as string;
+    await world.as('providerAdmin').put(`/api/articles/${id}`).send({ article_code: sibling }).expect(200);
+  });
+
+  it('When a create body is sent again as the update (with the article\'s own id and client), Then it applies; another id or client is a 422 on each', async () => {
+    const id = await fresh();
+    const body = { id, client_3pl_id: world.client.id, article_code: unique('AGAIN-'), description: 'Again', name: 'Again', um3pl: 'BUC', integer_only: true, um3pl_barcode: null, active: true };
+    const res = await world.as('operator').put(`/api/articles/${id}`).send(body).expect(200);
+    expect(res.body.data).to.include({ id, client_3pl_id: world.client.id, article_code: body.article_code, description: 'Again', name: 'Again', integer_only_um3pl_quantity: true, barcode: null });
+    const before = await row(id);
+    const refused = await world.as('operator').put(`/api/articles/${id}`).send({ id: id + 1, client_3pl_id: world.otherClient.id, description: 'Changed' }).expect(422);
+    expect(refused.body.errors).to.deep.equal({
+      id: [`The id cannot change; this article's id is ${id}.`],
+      client_3pl_id: [`The client_3pl_id cannot change; this article belongs to client ${world.client.id}.`],
+    });
+    expect(await row(id)).to.deep.equal(before);
+  });
 
   it('When um3pl is not in the catalogue, Then it answers 422 on um3pl and the row is unchanged', async () => {
     const id = await fresh();

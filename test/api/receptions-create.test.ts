@@ -73,7 +73,11 @@ describe('POST /api/receptions', () => {
 
     expect(await eventsFor(h.db, world.client.id, 'reception.created', reception.id)).to.deep.equal([reception]);
     expect(await eventsFor(h.db, world.client.id, 'purchase_order.updated', po.id)).to.deep.equal([updated]);
-    expect(await eventsFor(h.db, world.client.id, 'stock.changed')).to.deep.equal(stock.body.data);
+    const document = { type: 'reception', id: reception.id };
+    expect(await eventsFor(h.db, world.client.id, 'stock.changed')).to.deep.equal([
+      { ...stock.body.data[0], delta: 4, cause: 'reception', document },
+      { ...stock.body.data[1], delta: 2.5, cause: 'reception', document },
+    ]);
     expect((await world.as('viewer').get(`/api/receptions/${reception.id}`).expect(200)).body.data).to.deep.equal(reception);
   });
 

@@ -1,5 +1,6 @@
 /**
- * GET /api/returns (the newest 100 in scope, newest first, `{ data }` only) and GET
+ * GET /api/returns (a page of the returns in scope, newest first: without parameters the newest
+ * 100, as before, now with `links` and `meta`) and GET
  * /api/returns/{id} (404 outside the scope); with the returns module off, all three return
  * routes answer 403.
  */
@@ -48,9 +49,11 @@ describe('GET /api/returns and GET /api/returns/{id}', () => {
     ).body.data;
   });
 
-  it('When a client lists returns, Then it gets { data } with its newest 100, newest first, and nothing of others', async () => {
+  it('When a client lists returns, Then it gets its newest 100, newest first, and nothing of others, as a page', async () => {
     const res = await world.as('viewer').get('/api/returns').expect(200);
-    expect(Object.keys(res.body)).to.deep.equal(['data']);
+    expect(Object.keys(res.body)).to.deep.equal(['data', 'links', 'meta']);
+    expect(res.body.meta).to.include({ current_page: 1, per_page: 100, total: 101, last_page: 2, from: 1, to: 100 });
+    expect(res.body.links.next).to.equal('http://api.test/api/returns?page=2');
     const data: Return[] = res.body.data;
     expect(data).to.have.length(100);
     expect(data.map((r) => r.id)).to.deep.equal(mine.slice(1).map((r) => r.id).reverse());
@@ -58,6 +61,17 @@ describe('GET /api/returns and GET /api/returns/{id}', () => {
     expect(data[99]!.internal_code).to.equal('RET-LIST-1');
     expect(data.every((r) => r.client_3pl_id === world.client.id)).to.equal(true);
     expect(data[0]).to.deep.equal(mine[100]);
+  });
+
+  it('When the second page or a smaller page is asked for, Then it follows on, oldest last; per_page above 100 is a 422', async () => {
+    const second = await world.as('viewer').get('/api/returns?page=2').expect(200);
+    expect(second.body.data).to.deep.equal([mine[0]]);
+    expect(second.body.meta).to.include({ current_page: 2, from: 101, to: 101, total: 101 });
+    expect(second.body.links).to.include({ prev: 'http://api.test/api/returns?page=1', next: null });
+    const small = await world.as('viewer').get('/api/returns?per_page=2&page=3').expect(200);
+    expect(small.body.data.map((r: Return) => r.internal_code)).to.deep.equal(['RET-LIST-96', 'RET-LIST-95']);
+    const big = await world.as('viewer').get('/api/returns?per_page=101').expect(422);
+    expect(big.body.errors).to.deep.equal({ per_page: ['The per_page field must not be greater than 100.'] });
   });
 
   it('When the provider lists returns, Then its newest 100 span its clients; another tenant sees only its own', async () => {

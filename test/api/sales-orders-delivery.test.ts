@@ -52,8 +52,8 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     expect(movements.map((m) => m.company_id)).to.deep.equal([world.client.id, world.client.id]);
 
     expect(await eventRows(since)).to.deep.equal([
-      ['stock.changed', await stockRow(world, a.id)],
-      ['stock.changed', await stockRow(world, kg.id)],
+      ['stock.changed', { ...(await stockRow(world, a.id)), delta: -3, cause: 'delivery', document: { type: 'sales_order', id: order.id } }],
+      ['stock.changed', { ...(await stockRow(world, kg.id)), delta: -2.5, cause: 'delivery', document: { type: 'sales_order', id: order.id } }],
       ['sales_order.status_changed', delivered],
     ]);
   });

@@ -89,7 +89,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
     });
 
     for (const from of STATUSES) {
-      for (const to of STATUSES.filter((s) => !ALLOWED[from].includes(s))) {
+      for (const to of STATUSES.filter((s) => s !== from && !ALLOWED[from].includes(s))) {
         it(`When a ${from} order is moved to ${to}, Then it answers 422 on status listing the allowed moves and nothing changes`, async () => {
           const order = orders.get(from)!;
           const before = await outboundState(h.db, world.client.id);

@@ -57,7 +57,7 @@ describe('Company scope (X-Company-Id)', () => {
   for (const bad of ['abc', '0', '-1', '1.5', '99999999999']) {
     it(`When X-Company-Id is "${bad}", Then it answers 422 on the header`, async () => {
       const res = await world.as('providerAdmin', bad as never).get('/api/partners').expect(422);
-      expect(res.body.errors).to.deep.equal({ 'X-Company-Id': ['The X-Company-Id header must be a positive integer.'] });
+      expect(res.body.errors).to.deep.equal({ 'X-Company-Id': ['The X-Company-Id header must be a positive integer of at most 2147483647.'] });
     });
   }
 

@@ -6,7 +6,7 @@ import { harness, type Harness } from '../helpers/harness.js';
 
 const CATALOGUE = [
   'article.created', 'article.updated', 'purchase_order.created', 'purchase_order.updated', 'reception.created',
-  'sales_order.created', 'sales_order.updated', 'sales_order.status_changed', 'return.created', 'stock.changed',
+  'reception.updated', 'sales_order.created', 'sales_order.updated', 'sales_order.status_changed', 'return.created', 'stock.changed',
 ];
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const WEBHOOK_KEYS = ['id', 'url', 'events', 'description', 'active', 'disabled_reason', 'created_at', 'updated_at'];

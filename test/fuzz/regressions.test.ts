@@ -12,7 +12,7 @@ describe('Fuzz findings', () => {
   let world: World;
 
   before(async () => {
-    // A database of its own: the article with id 2147483647 would push every later id beyond GraphQL's Int.
+    // A database of its own: an article with id 2147483647 would make other suites' "a free id above the highest" overflow.
     h = await isolatedHarness();
     world = await createWorld(h.app, h.db);
   });

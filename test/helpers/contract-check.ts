@@ -117,3 +117,9 @@ export function checkResponse(method: string, url: string, res: CheckedResponse)
     throw new Error(`${where}: the body does not match the document:\n  ${problems.join('\n  ')}\n  body: ${JSON.stringify(res.body).slice(0, 600)}`);
   }
 }
+
+/** Checks a value against a schema of the document by name (closed like responses), e.g. an event's data. */
+export function checkSchema(name: string, value: unknown): void {
+  const validate = validatorFor({ $ref: `#/components/schemas/${name}` });
+  if (!validate(value)) throw new Error(`Not a ${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value)}`);
+}

@@ -91,7 +91,7 @@ export interface Isolated extends Harness {
 
 /**
  * An app on a migrated database of its own (`file`: on SQLite in a temporary file), for suites whose data would change what others see (the fuzz
- * creates articles with ids up to 2147483647, after which every new id is beyond GraphQL's Int).
+ * creates articles with ids up to 2147483647 and odd codes).
  */
 export async function isolatedHarness(options: { file?: boolean; logger?: Logger } = {}): Promise<Isolated> {
   const scratch = await createScratchDatabase({ file: options.file });

@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
-import { insertReturningId } from '../../platform/db/database.js';
+import { engineOf, insertReturningId } from '../../platform/db/database.js';
+import { isPrimaryKeyViolation } from '../../platform/db/driver-errors.js';
 import { afterId, paged, whereContains, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -81,10 +82,56 @@ export async function codeTaken(tx: Knex, clientId: number, code: string): Promi
   return (await tx('articles').select('id').where({ company_id: clientId, article_code: code }).first()) !== undefined;
 }
 
+/**
+ * The ids the service assigns come from `article_id_sequence` (migration 008), which an id a
+ * client chooses never moves: taking a value is an insert into it (no lock held until commit on
+ * MySQL/MariaDB). When the sequence reaches ids clients chose, it jumps to the first free id after
+ * them, and is moved past it by inserting that value into it: so it never walks a run of chosen
+ * ids one by one, and never hands out a taken id.
+ */
+const SEQUENCE = 'article_id_sequence';
+
+/** The first id after `from` that no article has (`from` is taken). */
+async function firstFreeAfter(tx: Knex, from: number): Promise<number> {
+  const row = (await tx('articles as a')
+    .min({ last: 'a.id' })
+    .where('a.id', '>=', from)
+    .whereNotExists((q) => q.select(tx.raw('1')).from('articles as b').whereRaw('?? = ?? + 1', ['b.id', 'a.id']))
+    .first()) as { last: number | string | null } | undefined;
+  return Number(row?.last ?? from) + 1;
+}
+
+async function nextServiceId(tx: Knex): Promise<number> {
+  const id = await insertReturningId(tx, SEQUENCE, {});
+  if (!(await idTaken(tx, id))) return id;
+  const free = await firstFreeAfter(tx, id);
+  try {
+    return await insertReturningId(tx, SEQUENCE, { id: free });
+  } catch (error) {
+    if (isPrimaryKeyViolation(error)) return nextServiceId(tx); // another create took that value meanwhile
+    throw error;
+  }
+}
+
+/** At most this many service ids are tried for one article (each lost only to a concurrent create taking it). */
+const ATTEMPTS = 5;
+
+/** Inserts an article with the id chosen (a taken one is a primary-key violation) or the next id of the service. */
 export async function insertArticle(tx: Knex, fields: ArticleFields & { id?: number }): Promise<ArticleRow> {
   const now = nowDb();
-  const id = await insertReturningId(tx, 'articles', { ...fields, created_at: now, updated_at: now });
-  return (await tx('articles').where('id', id).first()) as ArticleRow;
+  const insert = async (id: number): Promise<ArticleRow> => {
+    await tx('articles').insert({ ...fields, id, created_at: now, updated_at: now });
+    return (await tx('articles').where('id', id).first()) as ArticleRow;
+  };
+  if (fields.id !== undefined) return insert(fields.id);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insert(await nextServiceId(tx));
+    } catch (error) {
+      // A client chose this id in a transaction that committed between the check and the insert.
+      if (attempt >= ATTEMPTS || !isPrimaryKeyViolation(error)) throw error;
+    }
+  }
 }
 
 export async function updateArticle(tx: Knex, id: number, changes: Partial<ArticleFields>): Promise<ArticleRow> {
@@ -112,9 +159,20 @@ export async function listForClient(tx: Knex, clientId: number, limit: number): 
   return rows.map(toArticle);
 }
 
-/** The client's articles among `ids`, by id. */
-export async function findForClient(tx: Knex, clientId: number, ids: number[]): Promise<Map<number, ArticleRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = (await tx('articles').select('*').where('company_id', clientId).whereIn('id', ids)) as ArticleRow[];
+/**
+ * The articles of `clientIds` among `ids`, by id. `share`: locked in share mode until the
+ * transaction ends (MySQL/MariaDB; SQLite runs one transaction at a time), so their unit and
+ * whole-number flag cannot change (lockArticle) before the transaction writes lines of them.
+ */
+export async function findForClients(tx: Knex, clientIds: readonly number[], ids: number[], options: { share?: boolean } = {}): Promise<Map<number, ArticleRow>> {
+  if (ids.length === 0 || clientIds.length === 0) return new Map();
+  const query = tx('articles').select('*').whereIn('company_id', clientIds).whereIn('id', ids).orderBy('id');
+  if (options.share && engineOf(tx) === 'mysql') query.forShare();
+  const rows = (await query) as ArticleRow[];
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Locks the article's row for the rest of the transaction: writers of its lines (findForClients with share) wait. */
+export async function lockArticle(tx: Knex, id: number): Promise<void> {
+  await tx('articles').where('id', id).update({ id: tx.raw('??', ['id']) });
 }

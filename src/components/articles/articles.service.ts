@@ -17,7 +17,11 @@ import type { TenantContext } from '../../platform/tenant-context.js';
 import { requireUnit } from '../reference/reference.service.js';
 import * as repository from './articles.repository.js';
 import type { Article, ArticleFields, ArticleRow } from './articles.repository.js';
-import { integerOnlyOf } from './articles.rules.js';
+import { integerOnlyField, integerOnlyOf, unitRuleProblems, type ArticleUsage, type UnitRuleChange } from './articles.rules.js';
+import { Problems } from '../../platform/problems.js';
+import { nonZeroBalancesOf } from '../stock/stock.service.js';
+import { openLinesOfArticle as openPurchaseOrderLines } from '../purchase-orders/purchase-orders.service.js';
+import { openLinesOfArticle as openSalesOrderLines } from '../sales-orders/sales-orders.service.js';
 
 export type { Article };
 type ArticlePatch = Schema<'ArticlePatch'>;
@@ -28,6 +32,8 @@ const messages = {
   ambiguousCode: (code: string) => `Article ${code} exists for more than one client in scope; send X-Company-Id of the client.`,
   codeTaken: 'The article_code has already been taken for this client.',
   idTaken: 'The id has already been taken.',
+  idFixed: (id: number) => `The id cannot change; this article's id is ${id}.`,
+  clientFixed: (id: number) => `The client_3pl_id cannot change; this article belongs to client ${id}.`,
   clientNotInScope: 'The client_3pl_id must be a client company in scope.',
   clientRequired: 'The client_3pl_id field is required when X-Company-Id is a provider.',
 };
@@ -47,15 +53,22 @@ function clientFor(scope: Extract<CompanyScope, { kind: 'company' }>, requested:
   throw InputError.field('client_3pl_id', messages.clientRequired);
 }
 
+/** What a write did: the row as it now is, and whether it changed (an unchanged row records no event). */
+interface Written {
+  row: ArticleRow;
+  changed: boolean;
+}
+
 async function writeWithEvent(
   ctx: TenantContext,
   type: 'article.created' | 'article.updated',
-  write: (tx: Knex.Transaction) => Promise<ArticleRow>,
+  write: (tx: Knex.Transaction) => Promise<Written>,
 ): Promise<Article> {
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      const article = repository.toArticle(await write(tx));
-      await recordEvent(tx, { companyId: article.client_3pl_id, type, data: article });
+      const { row, changed } = await write(tx);
+      const article = repository.toArticle(row);
+      if (changed) await recordEvent(tx, { companyId: article.client_3pl_id, type, data: article });
       return article;
     });
   } catch (error) {
@@ -109,32 +122,87 @@ export async function createArticle(ctx: TenantContext, body: Schema<'ArticleCre
   return writeWithEvent(ctx, 'article.created', async (tx) => {
     if (body.id !== undefined && (await repository.idTaken(tx, body.id))) throw InputError.field('id', messages.idTaken);
     if (await repository.codeTaken(tx, clientId, body.article_code)) throw InputError.field('article_code', messages.codeTaken);
-    return repository.insertArticle(tx, fields);
+    return { row: await repository.insertArticle(tx, fields), changed: true };
   });
 }
 
-/** Applies the changes that differ from the article; records `article.updated` only when something changed. */
-async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Partial<ArticleFields>): Promise<Article> {
-  if (next.um3pl !== undefined) {
-    next.um3pl = (await requireUnit(ctx.db, companyScope(ctx).providerId, next.um3pl, 'um3pl')).code;
-  }
-  const changes = changedFields(current, next);
-  if (Object.keys(changes).length === 0) return repository.toArticle(current);
-  return writeWithEvent(ctx, 'article.updated', (tx) => repository.updateArticle(tx, current.id, changes));
+/** The names the client sent fields under, where they may differ from the field (aliases): field -> name sent. */
+export type SentNames = Partial<Record<'um3pl' | 'integer_only_um3pl_quantity', string>>;
+
+/** What of the article is in use (its stock, its lines on open documents), read in the caller's transaction. */
+async function usageOf(tx: Knex.Transaction, articleId: number): Promise<ArticleUsage> {
+  const [balances, purchases, sales] = await Promise.all([
+    nonZeroBalancesOf(tx, articleId),
+    openPurchaseOrderLines(tx, articleId),
+    openSalesOrderLines(tx, articleId),
+  ]);
+  return { balances, openLines: [...purchases, ...sales] };
 }
 
+/**
+ * Applies the changes that differ from the article; records `article.updated` only when something
+ * changed. The article's row is locked first: a change of its unit or whole-number flag is checked
+ * against its stock and open lines (articles.rules.ts) while no writer of its lines can proceed
+ * (they lock it in share mode, document-lines.ts; stock writers do so through the movement's foreign
+ * key on MySQL/MariaDB; SQLite runs one transaction at a time), so nothing slips in between.
+ */
+async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Partial<ArticleFields>, sent: SentNames = {}): Promise<Article> {
+  const problems = new Problems();
+  if (next.um3pl !== undefined) {
+    next.um3pl = (await problems.collect(requireUnit(ctx.db, companyScope(ctx).providerId, next.um3pl, sent.um3pl ?? 'um3pl')))?.code;
+  }
+  problems.throwIfAny();
+  if (Object.keys(changedFields(current, next)).length === 0) return repository.toArticle(current);
+  return writeWithEvent(ctx, 'article.updated', async (tx) => {
+    await repository.lockArticle(tx, current.id);
+    const locked = (await repository.findArticle(tx, ctx.scope, current.id))!;
+    const changes = changedFields(locked, next);
+    if (Object.keys(changes).length === 0) return { row: locked, changed: false };
+    const rule: UnitRuleChange = {
+      unitField: changes.um3pl !== undefined ? (sent.um3pl ?? 'um3pl') : undefined,
+      wholeOnlyField: changes.integer_only_um3pl_quantity === true ? (sent.integer_only_um3pl_quantity ?? 'integer_only_um3pl_quantity') : undefined,
+    };
+    if (rule.unitField !== undefined || rule.wholeOnlyField !== undefined) {
+      for (const [field, messages] of Object.entries(unitRuleProblems(locked.article_code, rule, await usageOf(tx, locked.id)))) {
+        for (const message of messages) problems.add(field, message);
+      }
+    }
+    if (changes.article_code !== undefined && (await repository.codeTaken(tx, locked.company_id, changes.article_code))) problems.add('article_code', messages.codeTaken);
+    problems.throwIfAny();
+    return { row: await repository.updateArticle(tx, locked.id, changes), changed: true };
+  });
+}
+
+/**
+ * The full update: the create's fields, every one optional. `id` and `client_3pl_id` cannot change
+ * (an article's identity and owner); sent with the article's own values they are accepted, so a
+ * create body can be sent again as an update.
+ */
 export async function updateArticle(ctx: TenantContext, id: number, body: Schema<'ArticleUpdate'>): Promise<Article> {
   const current = await requireArticle(ctx, id);
-  return applyChanges(ctx, current, {
-    description: body.description,
-    um3pl: body.um3pl,
-    integer_only_um3pl_quantity: integerOnlyOf(body),
-    barcode: body.um3pl_barcode,
-    active: body.active,
-  });
+  const problems = new Problems();
+  if (body.id !== undefined && body.id !== current.id) problems.add('id', messages.idFixed(current.id));
+  if (body.client_3pl_id !== undefined && body.client_3pl_id !== current.company_id) problems.add('client_3pl_id', messages.clientFixed(current.company_id));
+  const integerOnly = problems.attempt(() => integerOnlyOf(body));
+  problems.throwIfAny();
+  return applyChanges(
+    ctx,
+    current,
+    {
+      article_code: body.article_code,
+      name: body.name,
+      description: body.description,
+      um3pl: body.um3pl,
+      integer_only_um3pl_quantity: integerOnly,
+      barcode: body.um3pl_barcode,
+      active: body.active,
+    },
+    { integer_only_um3pl_quantity: integerOnlyField(body) },
+  );
 }
 
-export async function patchArticleByCode(ctx: TenantContext, code: string, patch: ArticlePatch): Promise<Article> {
+/** `sent`: the names the fields came under, when an integration sent them by an alias (`uom` for `um3pl`). */
+export async function patchArticleByCode(ctx: TenantContext, code: string, patch: ArticlePatch, sent: SentNames = {}): Promise<Article> {
   const found = await repository.findByCode(ctx.db, ctx.scope, code);
   if (found.length === 0) throw new NotFoundError(messages.codeNotFound(code));
   if (found.length > 1) throw InputError.field('X-Company-Id', messages.ambiguousCode(code));
@@ -144,7 +212,7 @@ export async function patchArticleByCode(ctx: TenantContext, code: string, patch
     barcode: patch.barcode,
     um3pl: patch.um3pl,
     active: patch.active,
-  });
+  }, sent);
 }
 
 export async function syncArticles(

@@ -1,12 +1,17 @@
 /**
- * Document lines (purchase orders, sales orders, returns, receptions): each names an article of
- * the document's client in that article's unit, with a quantity that passes the quantity rules
- * and the whole-number rule. Every line is checked and every problem reported at once, keyed by
- * the line's path (`items.0.quantity_um3pl`).
+ * Document lines (purchase orders, sales orders, returns, receptions): each names an active
+ * article of the document's client in that article's unit, with a quantity that passes the
+ * quantity rules and the whole-number rule. Every line is checked and every problem reported at
+ * once, keyed by the line's path (`items.0.quantity_um3pl`).
+ *
+ * The articles are read in the writer's transaction and locked in share mode there (MySQL/MariaDB;
+ * SQLite runs one transaction at a time): an article's unit and whole-number flag change only
+ * under an exclusive lock of its row (articles.service.ts), so a line is never written in a unit,
+ * or with a fraction, that its article no longer takes.
  */
 import type { Knex } from 'knex';
 import { parseQuantity, wholeNumberViolation } from '../../kernel/quantity.js';
-import { InputError, type FieldErrors } from '../../platform/errors.js';
+import type { Problems } from '../../platform/problems.js';
 import { unitFlags } from '../reference/reference.service.js';
 import * as repository from './articles.repository.js';
 
@@ -17,6 +22,8 @@ export interface LineInput {
 }
 
 export interface ResolvedLine {
+  /** The line's position in the body. */
+  index: number;
   articleId: number;
   articleCode: string;
   um3pl: string;
@@ -47,45 +54,67 @@ export function lineQuantity(value: unknown, rule: QuantityRule): { ok: true; th
 /** The quantity rule of a line of `articleId` in `unit`, from the client's articles and the provider's units. */
 export type RuleFor = (articleId: number, unit: string) => QuantityRule;
 
-export async function quantityRules(db: Knex, context: { clientId: number; providerId: number }, articleIds: number[]): Promise<RuleFor> {
-  const [articles, units] = await Promise.all([repository.findForClient(db, context.clientId, [...new Set(articleIds)]), unitFlags(db, context.providerId)]);
+/** The quantity rules of lines of existing document lines' articles, read (and share-locked) in the writer's transaction. */
+export async function quantityRules(tx: Knex, context: { clientId: number; providerId: number }, articleIds: number[]): Promise<RuleFor> {
+  const [articles, units] = await Promise.all([
+    repository.findForClients(tx, [context.clientId], [...new Set(articleIds)], { share: true }),
+    unitFlags(tx, context.providerId),
+  ]);
   return (articleId, unit) => {
     const article = articles.get(articleId);
     return { unit, articleCode: article?.article_code ?? String(articleId), articleWholeOnly: Boolean(article?.integer_only_um3pl_quantity), units };
   };
 }
 
-export function addError(errors: FieldErrors, path: string, message: string): void {
-  (errors[path] ??= []).push(message);
+export interface LineContext {
+  /** The document's client; undefined when it is not known (its partner was refused): lines are then checked against the clients in scope. */
+  clientId: number | undefined;
+  /** The clients in scope. */
+  clientIds: readonly number[];
+  providerId: number;
 }
 
-export async function resolveLines(
-  db: Knex,
-  context: { clientId: number; providerId: number },
-  lines: readonly LineInput[],
-  prefix = 'items',
-): Promise<ResolvedLine[]> {
+export interface LineOptions {
+  problems: Problems;
+  /** The path of the lines in the body (default `items`). */
+  prefix?: string;
+  /** Articles the document already has lines of: they may stay on it though deactivated since. */
+  kept?: ReadonlySet<number>;
+}
+
+const messages = {
+  notOfClient: (id: number) => `Article ${id} is not an article of this client.`,
+  notInScope: (id: number) => `Article ${id} is not an article of a client in scope.`,
+  inactive: (code: string) => `Article ${code} is deactivated; it cannot go on new lines.`,
+  unit: (unit: string) => `The unit must be the article's unit, ${unit}.`,
+};
+
+/**
+ * The lines resolved against their articles, in the caller's transaction; each problem joins
+ * `options.problems` (the caller throws them with its own). Only the lines without problems are answered.
+ */
+export async function resolveLines(tx: Knex, context: LineContext, lines: readonly LineInput[], options: LineOptions): Promise<ResolvedLine[]> {
+  const prefix = options.prefix ?? 'items';
+  const clients = context.clientId === undefined ? context.clientIds : [context.clientId];
   const [articles, units] = await Promise.all([
-    repository.findForClient(db, context.clientId, [...new Set(lines.map((l) => l.article_id))]),
-    unitFlags(db, context.providerId),
+    repository.findForClients(tx, clients, [...new Set(lines.map((l) => l.article_id))], { share: true }),
+    unitFlags(tx, context.providerId),
   ]);
-  const errors: FieldErrors = {};
   const resolved: ResolvedLine[] = [];
   lines.forEach((line, i) => {
+    const problem = (field: string, message: string) => options.problems.add(`${prefix}.${i}.${field}`, message);
     const article = articles.get(line.article_id);
-    if (!article) return addError(errors, `${prefix}.${i}.article_id`, `Article ${line.article_id} is not an article of this client.`);
-    if (line.um3pl.toUpperCase() !== article.um3pl.toUpperCase()) {
-      return addError(errors, `${prefix}.${i}.um3pl`, `The unit must be the article's unit, ${article.um3pl}.`);
-    }
+    if (!article) return problem('article_id', context.clientId === undefined ? messages.notInScope(line.article_id) : messages.notOfClient(line.article_id));
+    if (!article.active && !options.kept?.has(article.id)) return problem('article_id', messages.inactive(article.article_code));
+    if (line.um3pl.toUpperCase() !== article.um3pl.toUpperCase()) return problem('um3pl', messages.unit(article.um3pl));
     const quantity = lineQuantity(line.quantity_um3pl, {
       unit: article.um3pl,
       articleCode: article.article_code,
       articleWholeOnly: Boolean(article.integer_only_um3pl_quantity),
       units,
     });
-    if (!quantity.ok) return addError(errors, `${prefix}.${i}.quantity_um3pl`, quantity.message);
-    resolved.push({ articleId: article.id, articleCode: article.article_code, um3pl: article.um3pl, quantity: quantity.thousandths });
+    if (!quantity.ok) return problem('quantity_um3pl', quantity.message);
+    resolved.push({ index: i, articleId: article.id, articleCode: article.article_code, um3pl: article.um3pl, quantity: quantity.thousandths });
   });
-  if (Object.keys(errors).length > 0) throw new InputError(errors);
   return resolved;
 }

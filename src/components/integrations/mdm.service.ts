@@ -33,8 +33,11 @@ export function syncFields(): Schema<'MdmSyncFields'> {
   return cached;
 }
 
-/** The patch with every alias replaced by its field; a field and an alias that disagree are a 422 on the alias. */
-export function resolveAliases(body: MdmPatch): ArticlePatch {
+/**
+ * The patch with every alias replaced by its field, and the name each field was sent under; a
+ * field and an alias that disagree are a 422 on the alias.
+ */
+export function resolveAliases(body: MdmPatch): { patch: ArticlePatch; sent: Record<string, string> } {
   const { aliases } = syncFields();
   const patch: Record<string, unknown> = {};
   const from: Record<string, string> = {};
@@ -49,11 +52,13 @@ export function resolveAliases(body: MdmPatch): ArticlePatch {
     patch[field] = value;
     from[field] ??= key;
   }
-  return patch as ArticlePatch;
+  return { patch: patch as ArticlePatch, sent: from };
 }
 
+/** The article partial update; an error on a field sent under an alias is keyed by the alias (`uom`, not `um3pl`). */
 export function patchByCode(ctx: TenantContext, code: string, body: MdmPatch): Promise<Article> {
-  return patchArticleByCode(ctx, code, resolveAliases(body));
+  const { patch, sent } = resolveAliases(body);
+  return patchArticleByCode(ctx, code, patch, { um3pl: sent.um3pl });
 }
 
 /** The articles of the client company in the path: 404 for one that is not a client, 403 when its modules are off. */

@@ -5,7 +5,7 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import { receptionsAfter } from '../receptions/receptions.service.js';
 import { purchaseOrdersAfter } from './purchase-orders.service.js';
 
-const StatusEnum = builder.enumType('PurchaseOrderStatus', { values: ['open', 'partially_received', 'received', 'cancelled'] as const });
+const StatusEnum = builder.enumType('PurchaseOrderStatus', { values: ['open', 'partially_received', 'received', 'cancelled', 'closed'] as const });
 
 const ItemType = builder.objectRef<Schema<'PurchaseOrderItem'>>('PurchaseOrderItem').implement({
   fields: (t) => ({

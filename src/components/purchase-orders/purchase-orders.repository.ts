@@ -144,6 +144,21 @@ export async function moveReceived(tx: Knex, orderId: number, itemId: number, de
   return changed === 1;
 }
 
+/** The lines of the article on orders in `statuses`, with their order's code (thousandths). */
+export async function linesOfArticle(
+  tx: Knex,
+  articleId: number,
+  statuses: readonly PurchaseOrderStatus[],
+): Promise<Array<{ internal_code: string; quantity: number; received_quantity: number }>> {
+  const rows: Array<{ internal_code: string; quantity: number | string; received_quantity: number | string }> = await tx('purchase_order_items as i')
+    .join('purchase_orders as o', 'o.id', 'i.purchase_order_id')
+    .select('o.internal_code', 'i.quantity', 'i.received_quantity')
+    .where('i.article_id', articleId)
+    .whereIn('o.status', statuses)
+    .orderBy('i.id');
+  return rows.map((r) => ({ internal_code: r.internal_code, quantity: Number(r.quantity), received_quantity: Number(r.received_quantity) }));
+}
+
 /** Orders with ids above `after`, by id (the GraphQL keyset). */
 export async function ordersAfter(tx: Knex, scope: CompanyScope, options: { after?: number; status?: PurchaseOrderStatus; limit: number }): Promise<PurchaseOrder[]> {
   const query = inScope(tx, scope);

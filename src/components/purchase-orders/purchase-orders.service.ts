@@ -1,11 +1,12 @@
 /**
  * Purchase orders to supplier partners. The client of an order is its supplier's client; its lines
  * follow the document-line rules; its status follows from what receptions received. Lines change
- * and the order is cancelled only while nothing is received.
+ * and the order is cancelled only while nothing is received; a partially received order may be
+ * short-closed (`closed`), after which nothing more is received against it.
  */
 import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
-import type { CompanyScope } from '../../kernel/company-scope.js';
+import { clientInScope, type CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
 import type { Paged } from '../../platform/db/queries.js';
@@ -14,11 +15,12 @@ import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
-import { resolveLines } from '../articles/document-lines.js';
+import { resolveLines, type ResolvedLine } from '../articles/document-lines.js';
+import { Problems } from '../../platform/problems.js';
 import { getPartner } from '../reference/reference.service.js';
 import * as repository from './purchase-orders.repository.js';
 import type { Order, OrderRow, PurchaseOrder } from './purchase-orders.repository.js';
-import { anythingReceived, deriveStatus } from './purchase-orders.rules.js';
+import { anythingReceived, deriveStatus, OPEN_STATUSES, statusChangeRefusal } from './purchase-orders.rules.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
 export type { Order, PurchaseOrder };
@@ -29,9 +31,8 @@ const messages = {
   otherClient: "The partner_id must be a supplier of the order's client.",
   codeTaken: 'The internal_code has already been taken for this client.',
   linesLocked: (status: string) => `The lines can change only while nothing is received; the order is ${status}.`,
-  cannotCancel: (status: string) => `The order can be cancelled only while nothing is received; it is ${status}.`,
   cancelled: 'The order is cancelled; its lines can no longer change.',
-  cancelling: 'The order is being cancelled by this update; its lines cannot change with it.',
+  changingStatus: (status: string) => `The order is being ${status} by this update; its lines cannot change with it.`,
 };
 
 function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
@@ -49,12 +50,20 @@ async function supplier(ctx: TenantContext, partnerId: number): Promise<Schema<'
   return partner;
 }
 
-async function write(ctx: TenantContext, type: 'purchase_order.created' | 'purchase_order.updated', work: (tx: Knex.Transaction) => Promise<number>): Promise<PurchaseOrder> {
+/**
+ * Runs `work` in a transaction; when it changed the order, records `type` with the order as it
+ * then is. Answers the order.
+ */
+async function write(
+  ctx: TenantContext,
+  type: 'purchase_order.created' | 'purchase_order.updated',
+  work: (tx: Knex.Transaction) => Promise<{ id: number; changed: boolean }>,
+): Promise<PurchaseOrder> {
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      const id = await work(tx);
+      const { id, changed } = await work(tx);
       const order = repository.toPurchaseOrder((await repository.findOrder(tx, ctx.scope, id))!);
-      await recordEvent(tx, { companyId: order.client_3pl_id, type, data: order });
+      if (changed) await recordEvent(tx, { companyId: order.client_3pl_id, type, data: order });
       return order;
     });
   } catch (error) {
@@ -88,62 +97,85 @@ export async function getPurchaseOrder(ctx: TenantContext, id: number): Promise<
   return repository.toPurchaseOrder(await requireOrder(ctx.db, ctx.scope, id));
 }
 
+/**
+ * Creates an order: its partner, lines and code are checked in the transaction that writes them
+ * (the lines' articles locked in share mode, document-lines.ts), every problem answered at once.
+ */
 export async function createPurchaseOrder(ctx: TenantContext, body: Schema<'PurchaseOrderCreate'>): Promise<PurchaseOrder> {
   const scope = companyScope(ctx);
-  const partner = await supplier(ctx, body.partner_id);
-  const clientId = partner.client_3pl_id;
-  const lines = await resolveLines(ctx.db, { clientId, providerId: scope.providerId }, body.items);
   return write(ctx, 'purchase_order.created', async (tx) => {
-    if (await repository.codeTaken(tx, clientId, body.internal_code)) throw InputError.field('internal_code', messages.codeTaken);
+    const problems = new Problems();
+    const partner = await problems.collect(supplier({ ...ctx, db: tx }, body.partner_id));
+    const clientId = partner?.client_3pl_id ?? clientInScope(scope);
+    const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
+    if (clientId !== undefined && (await repository.codeTaken(tx, clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+    problems.throwIfAny();
     const id = await repository.insertOrder(tx, {
-      company_id: clientId,
-      partner_id: partner.id,
+      company_id: partner!.client_3pl_id,
+      partner_id: partner!.id,
       internal_code: body.internal_code,
       notes: body.notes ?? null,
       external_reference: body.external_reference ?? null,
     });
     await repository.insertItems(tx, id, lines);
-    return id;
+    return { id, changed: true };
   });
 }
 
+/**
+ * Header fields change at any time; the lines and the cancellation only while nothing is
+ * received. The order's row is locked first, and every check reads the order as it then is.
+ */
 export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: Schema<'PurchaseOrderUpdate'>): Promise<PurchaseOrder> {
   const scope = companyScope(ctx);
-  const order = await requireOrder(ctx.db, ctx.scope, id);
-  const progress = order.items.map((i) => ({ quantity: i.quantity, received: i.received_quantity }));
-  const changes: Partial<OrderRow> = {};
-  if (body.partner_id !== undefined && body.partner_id !== order.partner_id) {
-    const partner = await supplier(ctx, body.partner_id);
-    if (partner.client_3pl_id !== order.company_id) throw InputError.field('partner_id', messages.otherClient);
-    changes.partner_id = partner.id;
-  }
-  if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
-  if (body.notes !== undefined) changes.notes = body.notes;
-  if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
-  if (body.status === 'cancelled' && order.status !== 'cancelled') {
-    if (anythingReceived(progress)) throw InputError.field('status', messages.cannotCancel(order.status));
-    changes.status = 'cancelled';
-  }
-  let lines: Awaited<ReturnType<typeof resolveLines>> | undefined;
-  if (body.items !== undefined) {
-    if (order.status === 'cancelled') throw InputError.field('items', messages.cancelled);
-    if (changes.status === 'cancelled') throw InputError.field('items', messages.cancelling);
-    if (anythingReceived(progress)) throw InputError.field('items', messages.linesLocked(order.status));
-    lines = await resolveLines(ctx.db, { clientId: order.company_id, providerId: scope.providerId }, body.items);
-  }
-  if (!lines && Object.keys(changedFields(order, changes)).length === 0) return repository.toPurchaseOrder(order);
+  await requireOrder(ctx.db, ctx.scope, id);
   return write(ctx, 'purchase_order.updated', async (tx) => {
     await repository.lockOrder(tx, id);
-    if (changes.internal_code !== undefined && (await repository.codeTaken(tx, order.company_id, changes.internal_code, id))) {
-      throw InputError.field('internal_code', messages.codeTaken);
+    const order = (await repository.findOrder(tx, ctx.scope, id))!;
+    const progress = order.items.map((i) => ({ quantity: i.quantity, received: i.received_quantity }));
+    const problems = new Problems();
+    const changes: Partial<OrderRow> = {};
+    if (body.partner_id !== undefined && body.partner_id !== order.partner_id) {
+      const partner = await problems.collect(supplier({ ...ctx, db: tx }, body.partner_id));
+      if (partner && partner.client_3pl_id !== order.company_id) problems.add('partner_id', messages.otherClient);
+      else if (partner) changes.partner_id = partner.id;
     }
+    if (body.internal_code !== undefined) {
+      if (await repository.codeTaken(tx, order.company_id, body.internal_code, id)) problems.add('internal_code', messages.codeTaken);
+      else changes.internal_code = body.internal_code;
+    }
+    if (body.notes !== undefined) changes.notes = body.notes;
+    if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
+    if (body.status !== undefined) {
+      const refusal = statusChangeRefusal(order.status, body.status, progress);
+      if (refusal) problems.add('status', refusal);
+      else changes.status = body.status;
+    }
+    let lines: ResolvedLine[] | undefined;
+    if (body.items !== undefined) {
+      if (order.status === 'cancelled') problems.add('items', messages.cancelled);
+      else if (body.status !== undefined && body.status !== order.status) problems.add('items', messages.changingStatus(body.status));
+      else if (anythingReceived(progress)) problems.add('items', messages.linesLocked(order.status));
+      else {
+        const context = { clientId: order.company_id, clientIds: scope.clientIds, providerId: scope.providerId };
+        lines = await resolveLines(tx, context, body.items, { problems, kept: new Set(order.items.map((i) => i.article_id)) });
+      }
+    }
+    problems.throwIfAny();
+    if (!lines && Object.keys(changedFields(order, changes)).length === 0) return { id, changed: false };
     if (lines) {
-      if (!(await repository.deleteUnreceivedItems(tx, id))) throw InputError.field('items', messages.linesLocked('partially_received'));
+      await repository.deleteUnreceivedItems(tx, id);
       await repository.insertItems(tx, id, lines);
     }
     await repository.updateOrder(tx, id, changes);
-    return id;
+    return { id, changed: true };
   });
+}
+
+/** The article's lines on open orders (open, partially received): what each holds, ordered and received, in thousandths. */
+export async function openLinesOfArticle(tx: Knex, articleId: number): Promise<Array<{ document: string; quantities: number[] }>> {
+  const lines = await repository.linesOfArticle(tx, articleId, OPEN_STATUSES);
+  return lines.map((l) => ({ document: `purchase order ${l.internal_code}`, quantities: [l.quantity, l.received_quantity] }));
 }
 
 /**
@@ -167,7 +199,7 @@ export function moveReceived(tx: Knex.Transaction, orderId: number, itemId: numb
 /** Sets the order's status from its lines and records `purchase_order.updated`. */
 export async function refreshAfterReceipt(tx: Knex.Transaction, scope: CompanyScope, orderId: number): Promise<void> {
   const order = (await repository.findOrder(tx, scope, orderId))!;
-  const status = deriveStatus(order.items.map((i) => ({ quantity: i.quantity, received: i.received_quantity })), order.status === 'cancelled');
+  const status = deriveStatus(order.items.map((i) => ({ quantity: i.quantity, received: i.received_quantity })), order.status);
   await repository.updateOrder(tx, orderId, { status });
   const updated = repository.toPurchaseOrder((await repository.findOrder(tx, scope, orderId))!);
   await recordEvent(tx, { companyId: updated.client_3pl_id, type: 'purchase_order.updated', data: updated });

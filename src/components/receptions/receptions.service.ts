@@ -10,14 +10,15 @@ import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
 import type { Paged } from '../../platform/db/queries.js';
-import { InputError, NotFoundError, type FieldErrors } from '../../platform/errors.js';
+import { InputError, NotFoundError } from '../../platform/errors.js';
+import { Problems } from '../../platform/problems.js';
 import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
-import { addError, lineQuantity, quantityRules } from '../articles/document-lines.js';
+import { lineQuantity, quantityRules } from '../articles/document-lines.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
-import { getWarehouse } from '../reference/reference.service.js';
+import { checkWarehouse } from '../reference/reference.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { Reception, ReceptionResource } from './receptions.repository.js';
@@ -26,8 +27,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 export const messages = {
   notFound: (id: number) => `Reception ${id} was not found.`,
   orderNotInScope: 'The purchase_order_id must be a purchase order in scope.',
-  orderCancelled: (id: number) => `Purchase order ${id} is cancelled; nothing can be received against it.`,
-  warehouse: 'The warehouse_id must be a warehouse of the provider.',
+  notReceivable: (id: number, status: string) => `Purchase order ${id} is ${status}; nothing can be received against it.`,
   notALine: (itemId: number, orderId: number) => `Line ${itemId} is not a line of purchase order ${orderId}.`,
   repeated: (itemId: number) => `Line ${itemId} appears more than once; send it once with the whole quantity.`,
   exceeds: (qty: number, remaining: number, ordered: number) =>
@@ -45,17 +45,18 @@ export function userOf(ctx: TenantContext): number | null {
   return ctx.principal.kind === 'user' ? ctx.principal.user.id : null;
 }
 
-export function failIfAny(errors: FieldErrors): void {
-  if (Object.keys(errors).length > 0) throw new InputError(errors);
+/** The order in scope that can still receive, or a 422 on purchase_order_id. */
+function stillReceivable(order: Order | undefined): Order {
+  if (!order) throw InputError.field('purchase_order_id', messages.orderNotInScope);
+  if (order.status === 'cancelled' || order.status === 'closed') throw InputError.field('purchase_order_id', messages.notReceivable(order.id, order.status));
+  return order;
 }
 
 async function receivableOrder(ctx: TenantContext, orderId: number): Promise<Order> {
-  const order = await requireOrder(ctx.db, ctx.scope, orderId).catch((error: unknown) => {
-    if (error instanceof NotFoundError) throw InputError.field('purchase_order_id', messages.orderNotInScope);
+  return stillReceivable(await requireOrder(ctx.db, ctx.scope, orderId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
     throw error;
-  });
-  if (order.status === 'cancelled') throw InputError.field('purchase_order_id', messages.orderCancelled(orderId));
-  return order;
+  }));
 }
 
 export function listReceptions(
@@ -80,37 +81,42 @@ export async function getReception(ctx: TenantContext, id: number): Promise<Rece
   return repository.toReception(await requireReception(ctx.db, ctx.scope, id));
 }
 
+/**
+ * Receives goods: the order is locked first, then its lines are checked as they now are (what
+ * remains, the quantity rules read under a share lock of the articles), every problem at once.
+ * A line of a deactivated article may still be received: the goods were ordered and have arrived.
+ */
 export async function createReception(ctx: TenantContext, body: Schema<'ReceptionCreate'>): Promise<ReceptionResource> {
   const scope = companyScope(ctx);
-  const order = await receivableOrder(ctx, body.purchase_order_id);
-  await getWarehouse(ctx, body.warehouse_id).catch((error: unknown) => {
-    if (error instanceof NotFoundError) throw InputError.field('warehouse_id', messages.warehouse);
-    throw error;
-  });
-  const ruleFor = await quantityRules(ctx.db, { clientId: order.company_id, providerId: scope.providerId }, order.items.map((i) => i.article_id));
-  const errors: FieldErrors = {};
-  const seen = new Set<number>();
-  const lines: Array<{ index: number; item: Order['items'][number]; quantity: number }> = [];
-  body.selected_items.forEach((selected, i) => {
-    const item = order.items.find((candidate) => candidate.id === selected.po_item_id);
-    if (!item) return addError(errors, `selected_items.${i}.po_item_id`, messages.notALine(selected.po_item_id, order.id));
-    if (seen.has(item.id)) return addError(errors, `selected_items.${i}.po_item_id`, messages.repeated(item.id));
-    seen.add(item.id);
-    const quantity = lineQuantity(selected.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
-    if (!quantity.ok) return addError(errors, `selected_items.${i}.quantity_um3pl`, quantity.message);
-    const remaining = item.quantity - item.received_quantity;
-    if (quantity.thousandths > remaining) {
-      return addError(errors, `selected_items.${i}.quantity_um3pl`, messages.exceeds(toQuantity(quantity.thousandths), toQuantity(remaining), toQuantity(item.quantity)));
-    }
-    lines.push({ index: i, item, quantity: quantity.thousandths });
-  });
-  failIfAny(errors);
+  const found = new Problems();
+  const receivable = await found.collect(receivableOrder(ctx, body.purchase_order_id));
+  await checkWarehouse(ctx, body.warehouse_id, 'warehouse_id', found);
+  // The lines are lines of the order: without it there is nothing to check them against.
+  const before = receivable ?? found.fail();
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      await lockPurchaseOrder(tx, order.id);
-      if (body.internal_code && (await repository.codeTaken(tx, order.company_id, body.internal_code))) {
-        throw InputError.field('internal_code', messages.codeTaken);
-      }
+      const problems = found.copy();
+      await lockPurchaseOrder(tx, before.id);
+      const order = (await problems.collect(requireOrder(tx, ctx.scope, before.id).then(stillReceivable))) ?? problems.fail();
+      const ruleFor = await quantityRules(tx, { clientId: order.company_id, providerId: scope.providerId }, order.items.map((i) => i.article_id));
+      const seen = new Set<number>();
+      const lines: Array<{ index: number; item: Order['items'][number]; quantity: number }> = [];
+      body.selected_items.forEach((selected, i) => {
+        const problem = (field: string, message: string) => problems.add(`selected_items.${i}.${field}`, message);
+        const item = order.items.find((candidate) => candidate.id === selected.po_item_id);
+        if (!item) return problem('po_item_id', messages.notALine(selected.po_item_id, order.id));
+        if (seen.has(item.id)) return problem('po_item_id', messages.repeated(item.id));
+        seen.add(item.id);
+        const quantity = lineQuantity(selected.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
+        if (!quantity.ok) return problem('quantity_um3pl', quantity.message);
+        const remaining = item.quantity - item.received_quantity;
+        if (quantity.thousandths > remaining) {
+          return problem('quantity_um3pl', messages.exceeds(toQuantity(quantity.thousandths), toQuantity(remaining), toQuantity(item.quantity)));
+        }
+        lines.push({ index: i, item, quantity: quantity.thousandths });
+      });
+      if (body.internal_code && (await repository.codeTaken(tx, order.company_id, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+      problems.throwIfAny();
       const id = await repository.insertReception(
         tx,
         {
@@ -125,8 +131,8 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
       );
       for (const { line: { index, item, quantity } } of inLockOrder(lines, (l) => ({ articleId: l.item.article_id }))) {
         const field = `selected_items.${index}.quantity_um3pl`;
+        // The remainder was checked under the order's lock; the conditional statement still has the last word.
         if (!(await moveReceived(tx, order.id, item.id, quantity))) {
-          // Another reception received on this line meanwhile.
           throw InputError.field(field, `Receiving ${toQuantity(quantity)} would exceed what remains on this line.`);
         }
         await applyStockChange(tx, {

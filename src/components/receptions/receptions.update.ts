@@ -2,60 +2,64 @@
  * PUT /api/receptions/{id}: header fields, and corrections of line quantities. A correction moves
  * the order line's received quantity and the stock by the difference (movement cause
  * `reception_correction`), all in one transaction; it is refused when it would receive more than
- * ordered or take stock below zero.
+ * ordered or take stock below zero. A change records `reception.updated` with the reception as it
+ * then is (after `stock.changed` and `purchase_order.updated` of a correction).
  */
+import { changedFields } from '../../kernel/changes.js';
 import { toQuantity } from '../../kernel/quantity.js';
+import { recordEvent } from '../../platform/outbox.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
-import { InputError, type FieldErrors } from '../../platform/errors.js';
+import { InputError } from '../../platform/errors.js';
+import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
-import { addError, lineQuantity, quantityRules } from '../articles/document-lines.js';
+import { lineQuantity, quantityRules } from '../articles/document-lines.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
-import { companyScope, failIfAny, messages, requireReception, userOf } from './receptions.service.js';
+import { companyScope, messages, requireReception, userOf } from './receptions.service.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
+/**
+ * The purchase order is locked first (receptions and corrections of one order queue up), then the
+ * reception and its lines are read as they now are and every correction checked, every problem at once.
+ */
 export async function updateReception(ctx: TenantContext, id: number, body: Schema<'ReceptionUpdate'>): Promise<ReceptionResource> {
   const scope = companyScope(ctx);
-  const reception = await requireReception(ctx.db, ctx.scope, id);
-  const changes: Partial<ReceptionRow> = {};
-  if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
-  if (body.notes !== undefined) changes.notes = body.notes;
-  if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
-
-  const ruleFor = await quantityRules(ctx.db, { clientId: reception.company_id, providerId: scope.providerId }, reception.items.map((i) => i.article_id));
-  const errors: FieldErrors = {};
-  const corrections: Array<{ index: number; item: ReceptionItemRow; quantity: number }> = [];
-  const seen = new Set<number>();
-  (body.items ?? []).forEach((line, i) => {
-    const item = reception.items.find((candidate) => candidate.id === line.id);
-    if (!item) return addError(errors, `items.${i}.id`, messages.notThisReception(line.id, id));
-    if (seen.has(item.id)) return addError(errors, `items.${i}.id`, messages.repeated(item.id));
-    seen.add(item.id);
-    const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
-    if (!quantity.ok) return addError(errors, `items.${i}.quantity_um3pl`, quantity.message);
-    corrections.push({ index: i, item, quantity: quantity.thousandths });
-  });
-  failIfAny(errors);
-
+  const before = await requireReception(ctx.db, ctx.scope, id);
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      await lockPurchaseOrder(tx, reception.purchase_order_id);
-      if (changes.internal_code && (await repository.codeTaken(tx, reception.company_id, changes.internal_code, id))) {
-        throw InputError.field('internal_code', messages.codeTaken);
-      }
-      // The lines as they are now, after the lock: a correction that raced this one has committed.
-      const current = new Map((await repository.findReception(tx, scope, id))!.items.map((i) => [i.id, i.quantity]));
+      await lockPurchaseOrder(tx, before.purchase_order_id);
+      const reception = (await repository.findReception(tx, scope, id))!;
+      const problems = new Problems();
+      const changes: Partial<ReceptionRow> = {};
+      if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
+      if (body.notes !== undefined) changes.notes = body.notes;
+      if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
+      if (changes.internal_code && (await repository.codeTaken(tx, reception.company_id, changes.internal_code, id))) problems.add('internal_code', messages.codeTaken);
+      const ruleFor = await quantityRules(tx, { clientId: reception.company_id, providerId: scope.providerId }, reception.items.map((i) => i.article_id));
+      const corrections: Array<{ index: number; item: ReceptionItemRow; quantity: number }> = [];
+      const seen = new Set<number>();
+      (body.items ?? []).forEach((line, i) => {
+        const item = reception.items.find((candidate) => candidate.id === line.id);
+        if (!item) return problems.add(`items.${i}.id`, messages.notThisReception(line.id, id));
+        if (seen.has(item.id)) return problems.add(`items.${i}.id`, messages.repeated(item.id));
+        seen.add(item.id);
+        const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
+        if (!quantity.ok) return problems.add(`items.${i}.quantity_um3pl`, quantity.message);
+        corrections.push({ index: i, item, quantity: quantity.thousandths });
+      });
+      problems.throwIfAny();
       let moved = false;
       for (const { line: { index, item, quantity } } of inLockOrder(corrections, (c) => ({ articleId: c.item.article_id }))) {
-        const delta = quantity - current.get(item.id)!;
+        const delta = quantity - item.quantity;
         if (delta === 0) continue;
         moved = true;
         const field = `items.${index}.quantity_um3pl`;
         if (!(await moveReceived(tx, reception.purchase_order_id, item.po_item_id, delta))) {
-          throw InputError.field(field, `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`);
+          problems.add(field, `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`);
+          continue;
         }
         await applyStockChange(tx, {
           clientId: reception.company_id,
@@ -68,12 +72,17 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
           userId: userOf(ctx),
           articleCode: item.article_code,
           field,
-        });
+        }).catch((error: unknown) => problems.absorb(error));
         await repository.setItemQuantity(tx, item.id, quantity);
       }
+      problems.throwIfAny();
       if (moved) await refreshAfterReceipt(tx, scope, reception.purchase_order_id);
-      if (Object.keys(changes).length > 0 || moved) await repository.updateReception(tx, id, changes);
-      return repository.toReception((await repository.findReception(tx, scope, id))!);
+      const header = changedFields(reception, changes);
+      if (Object.keys(header).length === 0 && !moved) return repository.toReception(reception);
+      await repository.updateReception(tx, id, header);
+      const updated = repository.toReception((await repository.findReception(tx, scope, id))!);
+      await recordEvent(tx, { companyId: updated.client_3pl_id, type: 'reception.updated', data: updated });
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);

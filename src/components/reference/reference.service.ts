@@ -3,6 +3,7 @@ import type { PageRequest } from '../../kernel/paging.js';
 import type { Knex } from 'knex';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/db/queries.js';
+import type { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import * as repository from './reference.repository.js';
@@ -57,6 +58,11 @@ export function warehousesAfter(ctx: TenantContext, options: { after?: number; l
 
 export async function getWarehouse(ctx: TenantContext, id: number): Promise<Schema<'Warehouse'>> {
   return (await repository.findWarehouse(ctx.db, ctx.scope, id)) ?? notFound(messages.warehouseNotFound(id));
+}
+
+/** Adds a problem on `field` unless `id` is a warehouse of the provider in scope. */
+export async function checkWarehouse(ctx: TenantContext, id: number, field: string, problems: Problems): Promise<void> {
+  if (!(await repository.findWarehouse(ctx.db, ctx.scope, id))) problems.add(field, `The ${field} must be a warehouse of the provider.`);
 }
 
 function notFound(message: string): never {

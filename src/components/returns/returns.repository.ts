@@ -3,7 +3,9 @@ import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
+import type { PageRequest } from '../../kernel/paging.js';
 import { insertReturningId } from '../../platform/db/database.js';
+import { afterId, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 
@@ -59,15 +61,26 @@ function inScope(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
   return whereClientInScope(tx('returns').select('*'), scope, 'company_id');
 }
 
-/** The newest returns in scope, newest first. */
-export async function newestReturns(tx: Knex, scope: CompanyScope, limit: number): Promise<ReturnResource[]> {
-  return withItems(tx, (await inScope(tx, scope).orderBy('id', 'desc').limit(limit)) as ReturnRow[]);
+export interface ReturnFilters {
+  salesOrderId?: number;
+  updatedSince?: string;
 }
 
-export async function returnsAfter(tx: Knex, scope: CompanyScope, after: number | undefined, limit: number): Promise<ReturnResource[]> {
-  const query = inScope(tx, scope).orderBy('id').limit(limit);
-  if (after !== undefined) query.where('id', '>', after);
-  return withItems(tx, (await query) as ReturnRow[]);
+function filtered(query: Knex.QueryBuilder, filters: ReturnFilters): Knex.QueryBuilder {
+  if (filters.salesOrderId !== undefined) query.where('sales_order_id', filters.salesOrderId);
+  if (filters.updatedSince !== undefined) query.where('updated_at', '>=', filters.updatedSince);
+  return query;
+}
+
+/** A page of the returns in scope, newest first. */
+export async function listReturns(tx: Knex, scope: CompanyScope, filters: ReturnFilters, page: PageRequest): Promise<Paged<ReturnResource>> {
+  const result = await paged(filtered(inScope(tx, scope), filters).orderBy('id', 'desc'), page, (row: ReturnRow) => row);
+  return { rows: await withItems(tx, result.rows), total: result.total };
+}
+
+/** Returns with ids above `after`, by id (the GraphQL keyset). */
+export async function returnsAfter(tx: Knex, scope: CompanyScope, options: { after?: number; salesOrderId?: number; limit: number }): Promise<ReturnResource[]> {
+  return withItems(tx, (await afterId(filtered(inScope(tx, scope), { salesOrderId: options.salesOrderId }), options.after, options.limit)) as ReturnRow[]);
 }
 
 export async function findReturn(tx: Knex, scope: CompanyScope, id: number): Promise<ReturnResource | undefined> {

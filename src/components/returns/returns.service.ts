@@ -4,38 +4,39 @@
  * with its movements and events. Against a delivered sales order, each article may come back at
  * most as much as the order delivered less what earlier returns took back.
  */
+import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
+import type { Paged } from '../../platform/db/queries.js';
+import { inputTime } from '../../platform/input-time.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
-import { InputError, NotFoundError, type FieldErrors } from '../../platform/errors.js';
+import { clientInScope } from '../../kernel/company-scope.js';
+import { InputError, NotFoundError } from '../../platform/errors.js';
+import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
-import { resolveLines } from '../articles/document-lines.js';
-import { getPartner, getWarehouse } from '../reference/reference.service.js';
-import { companyScope, lockDeliveredOrder, userOf } from '../sales-orders/sales-orders.service.js';
+import { resolveLines, type ResolvedLine } from '../articles/document-lines.js';
+import { checkWarehouse } from '../reference/reference.service.js';
+import { clientPartner, companyScope, lockReturnableOrder, userOf } from '../sales-orders/sales-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './returns.repository.js';
 import type { ReturnResource } from './returns.repository.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
-/** GET /api/returns answers the newest this many. */
-export const RETURNS_LISTED = 100;
-
 const messages = {
   notFound: (id: number) => `Return ${id} was not found.`,
-  notClientPartner: 'The partner_id must be a client partner of a client in scope.',
-  warehouse: 'The warehouse_id must be a warehouse of the provider.',
   codeTaken: 'The internal_code has already been taken for this client.',
   notDelivered: (articleId: number, orderId: number) => `Article ${articleId} was not delivered by sales order ${orderId}.`,
   tooMuch: (left: number, delivered: number) => `At most ${left} of this article can still be returned (${delivered} delivered).`,
+  notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
 };
 
-export function listReturns(ctx: TenantContext): Promise<ReturnResource[]> {
-  return repository.newestReturns(ctx.db, ctx.scope, RETURNS_LISTED);
+export function listReturns(ctx: TenantContext, filters: { sales_order_id?: number; updated_since?: string }, page: PageRequest): Promise<Paged<ReturnResource>> {
+  return repository.listReturns(ctx.db, ctx.scope, { salesOrderId: filters.sales_order_id, updatedSince: inputTime(filters.updated_since) }, page);
 }
 
-export function returnsAfter(ctx: TenantContext, options: { after?: number; limit: number }): Promise<ReturnResource[]> {
-  return repository.returnsAfter(ctx.db, ctx.scope, options.after, options.limit);
+export function returnsAfter(ctx: TenantContext, options: { after?: number; salesOrderId?: number; limit: number }): Promise<ReturnResource[]> {
+  return repository.returnsAfter(ctx.db, ctx.scope, options);
 }
 
 export async function getReturn(ctx: TenantContext, id: number): Promise<ReturnResource> {
@@ -44,53 +45,58 @@ export async function getReturn(ctx: TenantContext, id: number): Promise<ReturnR
   return found;
 }
 
-function as422<T>(field: string, message: string): (error: unknown) => T {
-  return (error) => {
-    if (error instanceof NotFoundError) throw InputError.field(field, message);
-    throw error;
-  };
+/** Each article may come back at most as much as the order delivered less what earlier returns (and earlier lines) took back. */
+function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Map<number, number>, returned: Map<number, number>, orderId: number, problems: Problems): void {
+  for (const line of lines) {
+    const got = delivered.get(line.articleId);
+    if (got === undefined) {
+      problems.add(`items.${line.index}.article_id`, messages.notDelivered(line.articleId, orderId));
+      continue;
+    }
+    const before = returned.get(line.articleId) ?? 0;
+    returned.set(line.articleId, before + line.quantity);
+    if (before + line.quantity > got) problems.add(`items.${line.index}.quantity_um3pl`, messages.tooMuch(toQuantity(Math.max(got - before, 0)), toQuantity(got)));
+  }
 }
 
+/**
+ * Registers a return. Against a sales order, the order is locked first (returns against it queue
+ * up; on MySQL/MariaDB a plain read before the lock would fix an older snapshot); then the partner,
+ * warehouse, lines, what the order delivered and the code are checked, every problem at once.
+ */
 export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreate'>): Promise<ReturnResource> {
   const scope = companyScope(ctx);
-  const partner = await getPartner(ctx, body.partner_id).catch(as422<Schema<'Partner'>>('partner_id', messages.notClientPartner));
-  if (partner.type !== 'client') throw InputError.field('partner_id', messages.notClientPartner);
-  await getWarehouse(ctx, body.warehouse_id).catch(as422<Schema<'Warehouse'>>('warehouse_id', messages.warehouse));
-  const clientId = partner.client_3pl_id;
-  const resolved = await resolveLines(ctx.db, { clientId, providerId: scope.providerId }, body.items);
-  const lines = resolved.map((line, i) => ({ ...line, stockType: body.items[i]!.stock_type ?? 'STOC_OK' }));
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      if (body.sales_order_id !== undefined && body.sales_order_id !== null) {
-        const orderId = body.sales_order_id;
-        const delivered = await lockDeliveredOrder(tx, ctx.scope, orderId, clientId);
-        const returned = await repository.returnedByArticle(tx, orderId);
-        const errors: FieldErrors = {};
-        lines.forEach((line, i) => {
-          const got = delivered.get(line.articleId);
-          if (got === undefined) return void (errors[`items.${i}.article_id`] = [messages.notDelivered(line.articleId, orderId)]);
-          const before = returned.get(line.articleId) ?? 0;
-          returned.set(line.articleId, before + line.quantity);
-          if (before + line.quantity > got) errors[`items.${i}.quantity_um3pl`] = [messages.tooMuch(toQuantity(Math.max(got - before, 0)), toQuantity(got))];
-        });
-        if (Object.keys(errors).length > 0) throw new InputError(errors);
-      }
-      if (body.internal_code && (await repository.codeTaken(tx, clientId, body.internal_code))) throw InputError.field('internal_code', messages.codeTaken);
+      const problems = new Problems();
+      const using = { ...ctx, db: tx };
+      const orderId = body.sales_order_id ?? undefined;
+      const order = orderId === undefined ? undefined : await problems.collect(lockReturnableOrder(tx, ctx.scope, orderId));
+      const partner = await problems.collect(clientPartner(using, body.partner_id));
+      if (order && partner && order.clientId !== partner.client_3pl_id) problems.add('sales_order_id', messages.notReturnable);
+      await checkWarehouse(using, body.warehouse_id, 'warehouse_id', problems);
+      const clientId = partner?.client_3pl_id ?? clientInScope(scope);
+      const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
+      if (order && orderId !== undefined && !problems.has('sales_order_id')) checkAgainstDelivery(lines, order.delivered, await repository.returnedByArticle(tx, orderId), orderId, problems);
+      if (body.internal_code && clientId !== undefined && (await repository.codeTaken(tx, clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+      problems.throwIfAny();
+      const client = partner!.client_3pl_id;
+      const stocked = lines.map((line) => ({ ...line, stockType: body.items[line.index]!.stock_type ?? 'STOC_OK' }));
       const id = await repository.insertReturn(
         tx,
         {
-          company_id: clientId,
-          partner_id: partner.id,
+          company_id: client,
+          partner_id: partner!.id,
           warehouse_id: body.warehouse_id,
-          sales_order_id: body.sales_order_id ?? null,
+          sales_order_id: orderId ?? null,
           internal_code: body.internal_code ?? null,
           reason: body.reason ?? null,
         },
-        lines,
+        stocked,
       );
-      for (const { line, index: i } of inLockOrder(lines, (l) => ({ articleId: l.articleId, stockType: l.stockType }))) {
+      for (const { line } of inLockOrder(stocked, (l) => ({ articleId: l.articleId, stockType: l.stockType }))) {
         await applyStockChange(tx, {
-          clientId,
+          clientId: client,
           warehouseId: body.warehouse_id,
           articleId: line.articleId,
           stockType: line.stockType,
@@ -99,11 +105,11 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
           document: { kind: 'return', id },
           userId: userOf(ctx),
           articleCode: line.articleCode,
-          field: `items.${i}.quantity_um3pl`,
+          field: `items.${line.index}.quantity_um3pl`,
         });
       }
       const created = (await repository.findReturn(tx, ctx.scope, id))!;
-      await recordEvent(tx, { companyId: clientId, type: 'return.created', data: created });
+      await recordEvent(tx, { companyId: client, type: 'return.created', data: created });
       return created;
     });
   } catch (error) {

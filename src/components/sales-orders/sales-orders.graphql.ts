@@ -100,10 +100,14 @@ builder.queryFields((t) => ({
   returns: t.field({
     type: [ReturnType],
     description: 'Returns in scope by id; pass the last id seen as `after`. Needs the returns module.',
-    args: { limit: t.arg.int({ description: '1 to 100 (default 25).' }), after: t.arg.int() },
+    args: {
+      limit: t.arg.int({ description: '1 to 100 (default 25).' }),
+      sales_order_id: t.arg.int({ description: 'Only the returns against this sales order.' }),
+      after: t.arg.int(),
+    },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'returns');
-      return returnsAfter(ctx.tenant, { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 100) });
+      return returnsAfter(ctx.tenant, { after: args.after ?? undefined, salesOrderId: args.sales_order_id ?? undefined, limit: pageLimit(args.limit, 25, 100) });
     },
   }),
 }));

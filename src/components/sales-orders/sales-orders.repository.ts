@@ -4,7 +4,7 @@ import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
-import { insertReturningId } from '../../platform/db/database.js';
+import { engineOf, insertReturningId } from '../../platform/db/database.js';
 import { afterId, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -152,6 +152,20 @@ export async function updateOrder(tx: Knex, id: number, changes: Partial<SalesOr
   await tx('sales_orders').where('id', id).update({ ...changes, updated_at: nowDb() });
 }
 
+/** Locks the order's row (when it is in `scope`) for the rest of the transaction, so writers of one order queue up. */
+export async function lockOrder(tx: Knex, id: number, scope?: CompanyScope): Promise<void> {
+  const query = tx('sales_orders').where('id', id);
+  if (scope) whereClientInScope(query, scope, 'company_id');
+  await query.update({ id: tx.raw('??', ['id']) });
+}
+
+/** The order's status as last committed (a locking read on MySQL/MariaDB, not the transaction's snapshot). */
+export async function currentStatus(tx: Knex, id: number): Promise<SalesOrderStatus> {
+  const query = tx('sales_orders').select('status').where('id', id);
+  if (engineOf(tx) === 'mysql') query.forUpdate();
+  return ((await query.first()) as { status: SalesOrderStatus }).status;
+}
+
 /**
  * Moves the order from `from` to `to` only if it is still in `from` (one statement): of two
  * requests racing to move one order, exactly one wins. True when this one did.
@@ -160,13 +174,15 @@ export async function moveStatus(tx: Knex, id: number, from: SalesOrderStatus, t
   return (await tx('sales_orders').where({ id, status: from }).update({ status: to, updated_at: nowDb() })) === 1;
 }
 
-/**
- * Locks a delivered order of the client for the rest of the transaction (returns against it queue
- * up); false when there is none. It must be the transaction's first statement: on MySQL/MariaDB a
- * plain read before it would fix the transaction's snapshot before the previous holder committed.
- */
-export async function lockDelivered(tx: Knex, id: number, clientId: number): Promise<boolean> {
-  return (await tx('sales_orders').where({ id, company_id: clientId, status: 'delivered' }).update({ id: tx.raw('??', ['id']) })) === 1;
+/** The lines of the article on orders in `statuses`, with their order's code (thousandths). */
+export async function linesOfArticle(tx: Knex, articleId: number, statuses: readonly SalesOrderStatus[]): Promise<Array<{ internal_code: string; quantity: number }>> {
+  const rows: Array<{ internal_code: string; quantity: number | string }> = await tx('sales_order_items as i')
+    .join('sales_orders as o', 'o.id', 'i.sales_order_id')
+    .select('o.internal_code', 'i.quantity')
+    .where('i.article_id', articleId)
+    .whereIn('o.status', statuses)
+    .orderBy('i.id');
+  return rows.map((r) => ({ internal_code: r.internal_code, quantity: Number(r.quantity) }));
 }
 
 /** Per article: what the order delivered, in thousandths. */

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
-import type { CompanyScope } from '../../kernel/company-scope.js';
+import { clientInScope, type CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { isUniqueViolation } from '../../platform/db/driver-errors.js';
 import type { Paged } from '../../platform/db/queries.js';
@@ -15,11 +15,12 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent, type EventType } from '../../platform/outbox.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import { resolveLines, type ResolvedLine } from '../articles/document-lines.js';
-import { getPartner, getWarehouse } from '../reference/reference.service.js';
+import { Problems } from '../../platform/problems.js';
+import { checkWarehouse, getPartner } from '../reference/reference.service.js';
 import { inLockOrder, reserveStock } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
-import type { SalesOrderStatus } from './sales-orders.rules.js';
+import { OPEN_STATUSES, type SalesOrderStatus } from './sales-orders.rules.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
 export type { SalesOrder, SalesOrderResource };
@@ -28,8 +29,8 @@ export const messages = {
   notFound: (id: number) => `Sales order ${id} was not found.`,
   notClientPartner: 'The partner_id must be a client partner of a client in scope.',
   otherClient: "The partner_id must be a client partner of the order's client.",
-  warehouse: 'The source_warehouse_id must be a warehouse of the provider.',
   codeTaken: 'The internal_code has already been taken for this client.',
+  notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
   onlyWhileNew: (field: string, status: SalesOrderStatus) => `The ${field} can change only while the order is new; it is ${status}.`,
 };
 
@@ -43,7 +44,7 @@ export function userOf(ctx: TenantContext): number | null {
 }
 
 /** The client partner in scope, or a 422 on partner_id. */
-async function clientPartner(ctx: TenantContext, partnerId: number): Promise<Schema<'Partner'>> {
+export async function clientPartner(ctx: TenantContext, partnerId: number): Promise<Schema<'Partner'>> {
   const partner = await getPartner(ctx, partnerId).catch((error: unknown) => {
     if (error instanceof NotFoundError) throw InputError.field('partner_id', messages.notClientPartner);
     throw error;
@@ -52,23 +53,21 @@ async function clientPartner(ctx: TenantContext, partnerId: number): Promise<Sch
   return partner;
 }
 
-async function requireWarehouse(ctx: TenantContext, id: number): Promise<void> {
-  await getWarehouse(ctx, id).catch((error: unknown) => {
-    if (error instanceof NotFoundError) throw InputError.field('source_warehouse_id', messages.warehouse);
-    throw error;
-  });
-}
-
-/** Reserves (sign 1) or releases (sign -1) every line of an order on its warehouse and stock type. */
+/**
+ * Reserves (sign 1) or releases (sign -1) every line of an order on its warehouse and stock type.
+ * A reservation above the most a balance holds is a 422 on the line's quantity, or on `field` when
+ * the reservation moves for another reason (a new warehouse or stock type).
+ */
 export async function reserveLines(
   tx: Knex.Transaction,
-  order: Pick<SalesOrderRow, 'company_id' | 'source_warehouse_id' | 'stock_type'>,
-  lines: ReadonlyArray<{ article_id: number; quantity: number }>,
+  order: Pick<SalesOrderRow, 'id' | 'company_id' | 'source_warehouse_id' | 'stock_type'>,
+  lines: ReadonlyArray<{ article_id: number; article_code: string; quantity: number }>,
   sign: 1 | -1,
+  field?: string,
 ): Promise<void> {
-  for (const { line } of inLockOrder(lines, (l) => ({ articleId: l.article_id }))) {
-    const key = { clientId: order.company_id, warehouseId: order.source_warehouse_id, articleId: line.article_id, stockType: order.stock_type };
-    await reserveStock(tx, key, sign * line.quantity);
+  for (const { line, index } of inLockOrder(lines, (l) => ({ articleId: l.article_id }))) {
+    const key = { clientId: order.company_id, warehouseId: order.source_warehouse_id, articleId: line.article_id, stockType: order.stock_type, articleCode: line.article_code };
+    await reserveStock(tx, key, sign * line.quantity, { kind: 'sales_order', id: order.id }, field ?? `items.${index}.quantity_um3pl`);
   }
 }
 
@@ -78,13 +77,18 @@ export async function requireOrder(db: Knex, scope: CompanyScope, id: number): P
   return order;
 }
 
-/** Runs `work` in a transaction and records `type` with the order as it then is. */
-export async function writeOrder(ctx: TenantContext, type: EventType, work: (tx: Knex.Transaction) => Promise<number>): Promise<SalesOrderResource> {
+/** Runs `work` in a transaction and, when it changed the order, records `type` with the order as it then is. */
+export async function writeOrder(
+  ctx: TenantContext,
+  type: EventType,
+  work: (tx: Knex.Transaction) => Promise<number | { id: number; changed: boolean }>,
+): Promise<SalesOrderResource> {
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      const id = await work(tx);
+      const done = await work(tx);
+      const { id, changed } = typeof done === 'number' ? { id: done, changed: true } : done;
       const order = repository.toSalesOrder((await repository.findOrder(tx, ctx.scope, id))!);
-      await recordEvent(tx, { companyId: order.client_3pl_id, type, data: order });
+      if (changed) await recordEvent(tx, { companyId: order.client_3pl_id, type, data: order });
       return order;
     });
   } catch (error) {
@@ -93,8 +97,8 @@ export async function writeOrder(ctx: TenantContext, type: EventType, work: (tx:
   }
 }
 
-function asLines(lines: ResolvedLine[]): Array<{ article_id: number; quantity: number }> {
-  return lines.map((l) => ({ article_id: l.articleId, quantity: l.quantity }));
+function asLines(lines: ResolvedLine[]): Array<{ article_id: number; article_code: string; quantity: number }> {
+  return lines.map((l) => ({ article_id: l.articleId, article_code: l.articleCode, quantity: l.quantity }));
 }
 
 export function listSalesOrders(
@@ -119,99 +123,109 @@ export async function findSalesOrder(ctx: TenantContext, id: number): Promise<Sa
   return order ? repository.toSalesOrder(order) : undefined;
 }
 
+/**
+ * Creates an order and its reservation: its partner, warehouse, lines and code are checked in the
+ * transaction that writes them (the lines' articles locked in share mode), every problem at once.
+ */
 export async function createSalesOrder(ctx: TenantContext, body: Schema<'SalesOrderCreate'>): Promise<SalesOrderResource> {
   const scope = companyScope(ctx);
-  const partner = await clientPartner(ctx, body.partner_id);
-  await requireWarehouse(ctx, body.source_warehouse_id);
-  const clientId = partner.client_3pl_id;
-  const lines = await resolveLines(ctx.db, { clientId, providerId: scope.providerId }, body.items);
-  const fields = {
-    company_id: clientId,
-    partner_id: partner.id,
-    source_warehouse_id: body.source_warehouse_id,
-    stock_type: body.stock_type ?? 'STOC_OK',
-    internal_code: body.internal_code,
-    notes: body.notes ?? null,
-    external_reference: body.external_reference ?? null,
-  } as const;
   return writeOrder(ctx, 'sales_order.created', async (tx) => {
-    if (await repository.codeTaken(tx, clientId, body.internal_code)) throw InputError.field('internal_code', messages.codeTaken);
+    const problems = new Problems();
+    const using = { ...ctx, db: tx };
+    const partner = await problems.collect(clientPartner(using, body.partner_id));
+    await checkWarehouse(using, body.source_warehouse_id, 'source_warehouse_id', problems);
+    const clientId = partner?.client_3pl_id ?? clientInScope(scope);
+    const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
+    if (clientId !== undefined && (await repository.codeTaken(tx, clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+    problems.throwIfAny();
+    const fields = {
+      company_id: partner!.client_3pl_id,
+      partner_id: partner!.id,
+      source_warehouse_id: body.source_warehouse_id,
+      stock_type: body.stock_type ?? 'STOC_OK',
+      internal_code: body.internal_code,
+      notes: body.notes ?? null,
+      external_reference: body.external_reference ?? null,
+    } as const;
     const id = await repository.insertOrder(tx, fields);
     await repository.insertItems(tx, id, lines);
     await repository.addHistory(tx, id, 'new', userOf(ctx));
-    await reserveLines(tx, fields, asLines(lines), 1);
-    return id;
-  });
-}
-
-export async function updateSalesOrder(ctx: TenantContext, id: number, body: Schema<'SalesOrderUpdate'>): Promise<SalesOrderResource> {
-  const scope = companyScope(ctx);
-  const order = await requireOrder(ctx.db, ctx.scope, id);
-  const changes: Partial<SalesOrderRow> = {};
-  const onlyWhileNew = (field: string): void => {
-    if (order.status !== 'new') throw InputError.field(field, messages.onlyWhileNew(field, order.status));
-  };
-  if (body.partner_id !== undefined && body.partner_id !== order.partner_id) {
-    onlyWhileNew('partner_id');
-    const partner = await clientPartner(ctx, body.partner_id);
-    if (partner.client_3pl_id !== order.company_id) throw InputError.field('partner_id', messages.otherClient);
-    changes.partner_id = partner.id;
-  }
-  if (body.source_warehouse_id !== undefined && body.source_warehouse_id !== order.source_warehouse_id) {
-    onlyWhileNew('source_warehouse_id');
-    await requireWarehouse(ctx, body.source_warehouse_id);
-    changes.source_warehouse_id = body.source_warehouse_id;
-  }
-  if (body.stock_type !== undefined && body.stock_type !== order.stock_type) {
-    onlyWhileNew('stock_type');
-    changes.stock_type = body.stock_type;
-  }
-  if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
-  if (body.notes !== undefined) changes.notes = body.notes;
-  if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
-  let lines: ResolvedLine[] | undefined;
-  if (body.items !== undefined) {
-    onlyWhileNew('items');
-    lines = await resolveLines(ctx.db, { clientId: order.company_id, providerId: scope.providerId }, body.items);
-  }
-  if (!lines && Object.keys(changedFields(order, changes)).length === 0) return repository.toSalesOrder(order);
-  const moves = lines !== undefined || changes.source_warehouse_id !== undefined || changes.stock_type !== undefined;
-  return writeOrder(ctx, 'sales_order.updated', async (tx) => {
-    if (moves) {
-      // The order's row is locked first (a plain read before it would, on MySQL/MariaDB, fix a
-      // snapshot older than a concurrent update), and it must still be new.
-      if (!(await repository.moveStatus(tx, id, 'new', 'new'))) {
-        const current = (await repository.findOrder(tx, ctx.scope, id))!.status;
-        throw InputError.field('items', messages.onlyWhileNew('items', current));
-      }
-    }
-    if (changes.internal_code !== undefined && (await repository.codeTaken(tx, order.company_id, changes.internal_code, id))) {
-      throw InputError.field('internal_code', messages.codeTaken);
-    }
-    if (moves) {
-      // The reservation follows the lines, warehouse and stock type: release what the order holds now, reserve the new.
-      const held = (await repository.findOrder(tx, ctx.scope, id))!;
-      await reserveLines(tx, held, held.items, -1);
-      if (lines) {
-        await repository.deleteItems(tx, id);
-        await repository.insertItems(tx, id, lines);
-      }
-      await reserveLines(tx, { ...held, ...changes }, lines ? asLines(lines) : held.items, 1);
-    }
-    await repository.updateOrder(tx, id, changes);
+    await reserveLines(tx, { ...fields, id }, asLines(lines), 1);
     return id;
   });
 }
 
 /**
- * For a return against a delivered order of `clientId`, in the caller's transaction: locks the
- * order (concurrent returns against it wait their turn) and answers what it delivered per article.
+ * Header fields change at any time; the partner, warehouse, stock type and lines only while the
+ * order is new. The order's row is locked first (a plain read before it would, on MySQL/MariaDB,
+ * fix a snapshot older than a concurrent move), and every check reads the order as it then is.
  */
-export async function lockDeliveredOrder(tx: Knex.Transaction, scope: CompanyScope, id: number, clientId: number): Promise<Map<number, number>> {
-  if (!(await repository.lockDelivered(tx, id, clientId))) {
-    const order = await repository.findOrder(tx, scope, id);
-    if (!order || order.company_id !== clientId) throw InputError.field('sales_order_id', 'The sales_order_id must be a delivered sales order of the same client.');
-    throw InputError.field('sales_order_id', `Sales order ${id} is ${order.status}; only a delivered order can be returned against.`);
-  }
-  return repository.deliveredByArticle(tx, id);
+export async function updateSalesOrder(ctx: TenantContext, id: number, body: Schema<'SalesOrderUpdate'>): Promise<SalesOrderResource> {
+  const scope = companyScope(ctx);
+  await requireOrder(ctx.db, ctx.scope, id);
+  return writeOrder(ctx, 'sales_order.updated', async (tx) => {
+    await repository.lockOrder(tx, id);
+    const order = (await repository.findOrder(tx, ctx.scope, id))!;
+    const using = { ...ctx, db: tx };
+    const problems = new Problems();
+    const changes: Partial<SalesOrderRow> = {};
+    const whileNew = (field: string): boolean => {
+      if (order.status !== 'new') problems.add(field, messages.onlyWhileNew(field, order.status));
+      return order.status === 'new';
+    };
+    if (body.partner_id !== undefined && body.partner_id !== order.partner_id && whileNew('partner_id')) {
+      const partner = await problems.collect(clientPartner(using, body.partner_id));
+      if (partner && partner.client_3pl_id !== order.company_id) problems.add('partner_id', messages.otherClient);
+      else if (partner) changes.partner_id = partner.id;
+    }
+    if (body.source_warehouse_id !== undefined && body.source_warehouse_id !== order.source_warehouse_id && whileNew('source_warehouse_id')) {
+      await checkWarehouse(using, body.source_warehouse_id, 'source_warehouse_id', problems);
+      changes.source_warehouse_id = body.source_warehouse_id;
+    }
+    if (body.stock_type !== undefined && body.stock_type !== order.stock_type && whileNew('stock_type')) changes.stock_type = body.stock_type;
+    if (body.internal_code !== undefined) {
+      if (await repository.codeTaken(tx, order.company_id, body.internal_code, id)) problems.add('internal_code', messages.codeTaken);
+      else changes.internal_code = body.internal_code;
+    }
+    if (body.notes !== undefined) changes.notes = body.notes;
+    if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
+    let lines: ResolvedLine[] | undefined;
+    if (body.items !== undefined && whileNew('items')) {
+      const context = { clientId: order.company_id, clientIds: scope.clientIds, providerId: scope.providerId };
+      lines = await resolveLines(tx, context, body.items, { problems, kept: new Set(order.items.map((i) => i.article_id)) });
+    }
+    problems.throwIfAny();
+    if (!lines && Object.keys(changedFields(order, changes)).length === 0) return { id, changed: false };
+    if (lines !== undefined || changes.source_warehouse_id !== undefined || changes.stock_type !== undefined) {
+      // The reservation follows the lines, warehouse and stock type: release what the order holds now, reserve the new.
+      await reserveLines(tx, order, order.items, -1);
+      if (lines) {
+        await repository.deleteItems(tx, id);
+        await repository.insertItems(tx, id, lines);
+      }
+      const moved = changes.source_warehouse_id !== undefined ? 'source_warehouse_id' : 'stock_type';
+      await reserveLines(tx, { ...order, ...changes }, lines ? asLines(lines) : order.items, 1, lines ? undefined : moved);
+    }
+    await repository.updateOrder(tx, id, changes);
+    return { id, changed: true };
+  });
+}
+
+/** The article's lines on open orders (new, picking, picked): what each holds, in thousandths. */
+export async function openLinesOfArticle(tx: Knex, articleId: number): Promise<Array<{ document: string; quantities: number[] }>> {
+  const lines = await repository.linesOfArticle(tx, articleId, OPEN_STATUSES);
+  return lines.map((l) => ({ document: `sales order ${l.internal_code}`, quantities: [l.quantity] }));
+}
+
+/**
+ * For a return against sales order `id`, first thing in the caller's transaction: locks the order
+ * (concurrent returns against it wait their turn) and answers its client and what it delivered,
+ * per article in thousandths; a 422 on sales_order_id when it is not a delivered order in scope.
+ */
+export async function lockReturnableOrder(tx: Knex.Transaction, scope: CompanyScope, id: number): Promise<{ clientId: number; delivered: Map<number, number> }> {
+  await repository.lockOrder(tx, id, scope);
+  const order = await repository.findOrder(tx, scope, id);
+  if (!order) throw InputError.field('sales_order_id', messages.notReturnable);
+  if (order.status !== 'delivered') throw InputError.field('sales_order_id', `Sales order ${id} is ${order.status}; only a delivered order can be returned against.`);
+  return { clientId: order.company_id, delivered: await repository.deliveredByArticle(tx, id) };
 }

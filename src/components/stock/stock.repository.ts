@@ -71,13 +71,28 @@ export async function findBalance(tx: Knex, key: StockKey, options: { current?: 
   return row ? toStockLevel(row) : undefined;
 }
 
-/** Raises a balance by `delta` thousandths, creating it at `delta` when it does not exist (one statement). */
-export async function raiseBalance(tx: Knex, key: StockKey, delta: number): Promise<void> {
+/**
+ * True when the balance's `column` holds at most `max` thousandths. Read right after this
+ * transaction raised it: the raise holds the row's lock (MySQL/MariaDB; SQLite runs one
+ * transaction at a time), so the value is the one this transaction will commit, with every
+ * committed raise of others in it: no concurrent raise can slip past the limit.
+ */
+async function withinLimit(tx: Knex, key: StockKey, column: 'quantity' | 'reserved', max: number): Promise<boolean> {
+  const row = (await tx('stock_balances').select(column).where(keyColumns(key)).first()) as Record<string, number | string>;
+  return Number(row[column]) <= max;
+}
+
+/**
+ * Raises a balance by `delta` thousandths, creating it at `delta` when it does not exist (one
+ * statement). False when that takes it above `max` thousandths: the caller must then roll back.
+ */
+export async function raiseBalance(tx: Knex, key: StockKey, delta: number, max: number): Promise<boolean> {
   const now = nowDb();
   await tx('stock_balances')
     .insert({ ...keyColumns(key), quantity: delta, updated_at: now })
     .onConflict(['company_id', 'warehouse_id', 'article_id', 'stock_type'])
     .merge({ quantity: tx.raw('?? + ?', ['stock_balances.quantity', delta]), updated_at: now });
+  return withinLimit(tx, key, 'quantity', max);
 }
 
 /** Lowers a balance by `delta` thousandths only if it holds that much (one statement); true when it did. */
@@ -91,16 +106,17 @@ export async function lowerBalance(tx: Knex, key: StockKey, delta: number): Prom
 
 /**
  * Moves what open sales orders reserve on a balance by `delta` thousandths: a reservation may come
- * before any stock (the balance is created at 0 on hand); a release never takes it below zero.
+ * before any stock (the balance is created at 0 on hand), never above `max` thousandths (false: the
+ * caller must roll back); a release never takes it below zero (false: nothing changed).
  */
-export async function changeReserved(tx: Knex, key: StockKey, delta: number): Promise<boolean> {
+export async function changeReserved(tx: Knex, key: StockKey, delta: number, max: number): Promise<boolean> {
   const now = nowDb();
   if (delta > 0) {
     await tx('stock_balances')
       .insert({ ...keyColumns(key), quantity: 0, reserved: delta, updated_at: now })
       .onConflict(['company_id', 'warehouse_id', 'article_id', 'stock_type'])
       .merge({ reserved: tx.raw('?? + ?', ['stock_balances.reserved', delta]), updated_at: now });
-    return true;
+    return withinLimit(tx, key, 'reserved', max);
   }
   const changed = await tx('stock_balances')
     .where(keyColumns(key))
@@ -133,6 +149,15 @@ export async function insertMovement(
     user_id: movement.userId,
     created_at: nowDb(),
   });
+}
+
+/** The balances of an article that are not zero, on hand or reserved (thousandths). */
+export async function nonZeroBalancesOf(tx: Knex, articleId: number): Promise<Array<{ quantity: number; reserved: number }>> {
+  const rows: Array<{ quantity: number | string; reserved: number | string }> = await tx('stock_balances')
+    .select('quantity', 'reserved')
+    .where('article_id', articleId)
+    .where((q) => q.whereNot('quantity', 0).orWhereNot('reserved', 0));
+  return rows.map((r) => ({ quantity: Number(r.quantity), reserved: Number(r.reserved) }));
 }
 
 export interface StockFilters {

@@ -7,23 +7,32 @@
  */
 import type { Knex } from 'knex';
 import type { PageRequest } from '../../kernel/paging.js';
-import { toQuantity } from '../../kernel/quantity.js';
+import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
 import type { Paged } from '../../platform/db/queries.js';
 import { InputError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { inputTime } from '../../platform/input-time.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import * as repository from './stock.repository.js';
 import type { StockFilters, StockKey, StockLevel } from './stock.repository.js';
 
 export type { StockKey, StockLevel };
-export type MovementCause = 'reception' | 'reception_correction' | 'delivery' | 'return' | 'adjustment';
+/** What changed a balance (`stock.changed`'s `cause`); every cause but `reservation` is also a movement's. */
+export type StockChangeCause = Schema<'StockChangeCause'>;
+export type MovementCause = Exclude<StockChangeCause, 'reservation'>;
+
+/** The document a change belongs to, as the ledger keeps it (`sales_order`, 42). */
+export interface StockDocumentRef {
+  kind: string;
+  id: number;
+}
 
 export interface StockChange extends StockKey {
   /** Thousandths; positive raises, negative lowers. */
   delta: number;
   cause: MovementCause;
-  document: { kind: string; id: number };
+  document: StockDocumentRef;
   userId: number | null;
   /** The article as the message of a shortfall names it. */
   articleCode: string;
@@ -56,13 +65,26 @@ async function recordMovement(tx: Knex.Transaction, change: StockChange): Promis
     documentId: change.document.id,
     userId: change.userId,
   });
-  return changed(tx, change);
+  return changed(tx, change, { delta: change.delta, cause: change.cause, document: change.document });
 }
 
-/** The balance after a change, recorded as `stock.changed`. */
-async function changed(tx: Knex.Transaction, key: StockKey): Promise<StockLevel> {
+/**
+ * The balance after a change, recorded as `stock.changed`: the stock row with what changed it,
+ * `delta` (of the on-hand quantity, thousandths), `cause` and `document`.
+ */
+async function changed(
+  tx: Knex.Transaction,
+  key: StockKey,
+  what: { delta: number; cause: StockChangeCause; document: StockDocumentRef | null },
+): Promise<StockLevel> {
   const level = (await repository.findBalance(tx, key))!;
-  await recordEvent(tx, { companyId: key.clientId, type: 'stock.changed', data: level });
+  const data: Schema<'StockChange'> = {
+    ...level,
+    delta: toQuantity(what.delta),
+    cause: what.cause,
+    document: what.document && { type: what.document.kind, id: what.document.id },
+  };
+  await recordEvent(tx, { companyId: key.clientId, type: 'stock.changed', data });
   return level;
 }
 
@@ -70,11 +92,21 @@ function assertDelta(delta: number): void {
   if (!Number.isSafeInteger(delta) || delta === 0) throw new Error(`A stock change needs a non-zero whole delta (got ${delta})`);
 }
 
-/** Raises or lowers stock on hand; a lowering that would go below zero is a 422 on `change.field`. */
+const LIMIT = MAX_BALANCE * 1000;
+
+function aboveLimit(what: 'on hand' | 'reserved', key: StockKey & { articleCode: string }, delta: number): string {
+  const verb = what === 'on hand' ? 'Adding' : 'Reserving';
+  return `${verb} ${toQuantity(delta)} would take the ${key.stockType} stock of article ${key.articleCode} in warehouse ${key.warehouseId} above the most a stock balance holds ${what}, ${MAX_BALANCE}.`;
+}
+
+/**
+ * Raises or lowers stock on hand; a lowering that would go below zero, or a raise above the most
+ * a balance holds (MAX_BALANCE), is a 422 on `change.field` (the caller's transaction rolls back).
+ */
 export async function applyStockChange(tx: Knex.Transaction, change: StockChange): Promise<StockLevel> {
   assertDelta(change.delta);
   if (change.delta > 0) {
-    await repository.raiseBalance(tx, change, change.delta);
+    if (!(await repository.raiseBalance(tx, change, change.delta, LIMIT))) throw InputError.field(change.field, aboveLimit('on hand', change, change.delta));
   } else if (!(await repository.lowerBalance(tx, change, -change.delta))) {
     throw InputError.field(change.field, shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0));
   }
@@ -96,11 +128,29 @@ export async function deliverStock(tx: Knex.Transaction, change: StockChange): P
   return { ok: true };
 }
 
-/** Reserves (positive) or releases (negative) `delta` thousandths for an open sales order. */
-export async function reserveStock(tx: Knex.Transaction, key: StockKey, delta: number): Promise<void> {
+/**
+ * Reserves (positive) or releases (negative) `delta` thousandths for an open sales order
+ * (`document`); a reservation above the most a balance holds (MAX_BALANCE) is a 422 on `field`
+ * (the caller's transaction rolls back).
+ */
+export async function reserveStock(
+  tx: Knex.Transaction,
+  key: StockKey & { articleCode: string },
+  delta: number,
+  document: StockDocumentRef,
+  field: string,
+): Promise<void> {
   assertDelta(delta);
-  if (!(await repository.changeReserved(tx, key, delta))) throw new Error(`Releasing ${-delta} that is not reserved`);
-  await changed(tx, key);
+  if (!(await repository.changeReserved(tx, key, delta, LIMIT))) {
+    if (delta > 0) throw InputError.field(field, aboveLimit('reserved', key, delta));
+    throw new Error(`Releasing ${-delta} that is not reserved`);
+  }
+  await changed(tx, key, { delta: 0, cause: 'reservation', document });
+}
+
+/** The article's balances that are not zero, on hand or reserved, in thousandths (the unit rules of articles read them). */
+export function nonZeroBalancesOf(tx: Knex, articleId: number): Promise<Array<{ quantity: number; reserved: number }>> {
+  return repository.nonZeroBalancesOf(tx, articleId);
 }
 
 export function listStock(ctx: TenantContext, filters: Omit<StockFilters, 'updated_since'> & { updated_since?: string }, page: PageRequest): Promise<Paged<StockLevel>> {

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { nowDb } from '../../kernel/time.js';
+import { nowDb, toApiTime } from '../../kernel/time.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { recordHeartbeat } from '../health/health.service.js';
 import * as queue from './webhooks.queue.js';
@@ -110,7 +110,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       const error = outcome === 'gone' ? 'The endpoint answered 410 Gone; the subscription is switched off.' : result.error!;
       await record(
         { last_error: error, status: 'failed', next_attempt_at: null, delivered_at: null },
-        outcome === 'gone' ? (tx) => queue.disable(tx, delivery.webhook_id, `The endpoint answered 410 Gone at ${dbTime(now)} UTC.`, dbTime(now)) : undefined,
+        outcome === 'gone' ? (tx) => queue.disable(tx, delivery.webhook_id, `The endpoint answered 410 Gone at ${toApiTime(dbTime(now))}.`, dbTime(now)) : undefined,
       );
       return;
     }
@@ -124,7 +124,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     await record(fields, async (tx) => {
       await queue.markFailing(tx, delivery.webhook_id, dbTime(now));
       if (delivery.failing_since !== null && delivery.failing_since <= dbTime(now - FAILING_DISABLE_AFTER_MS)) {
-        const reason = `Every delivery since ${delivery.failing_since} UTC failed; switched off at ${dbTime(now)} UTC.`;
+        const reason = `Every delivery since ${toApiTime(delivery.failing_since)} failed; switched off at ${toApiTime(dbTime(now))}.`;
         await queue.disable(tx, delivery.webhook_id, reason, dbTime(now));
       }
     });

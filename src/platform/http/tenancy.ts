@@ -28,7 +28,7 @@ function companyIdFrom(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = raw.trim();
   if (!COMPANY_ID.test(value) || Number(value) > 2_147_483_647) {
-    throw new InputError({ [HEADER]: [`The ${HEADER} header must be a positive integer.`] });
+    throw new InputError({ [HEADER]: [`The ${HEADER} header must be a positive integer of at most 2147483647.`] });
   }
   return Number(value);
 }

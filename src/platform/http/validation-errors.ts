@@ -4,7 +4,7 @@
  * sentences that say what to fix.
  */
 import type { FieldErrors } from '../errors.js';
-import type { Parameter } from '../openapi/document.js';
+import { readDocument, type Parameter } from '../openapi/document.js';
 
 export interface ValidatorErrorItem {
   path?: string;
@@ -58,7 +58,44 @@ function reword(message: string): string {
   return message;
 }
 
-function sentence(field: string, keyword: string, message: string): string {
+type ParameterSchema = { type?: string; enum?: unknown[]; $ref?: string };
+
+/** A parameter's schema, its $ref resolved in the document. */
+function schemaOf(parameter: Parameter | undefined): ParameterSchema | undefined {
+  const schema = parameter?.schema as ParameterSchema | undefined;
+  if (typeof schema?.$ref !== 'string') return schema;
+  return (readDocument().components as { schemas?: Record<string, ParameterSchema> }).schemas?.[schema.$ref.replace('#/components/schemas/', '')];
+}
+
+/** What the value of a parameter must be, from its schema: `must be an integer`. */
+function mustBe(parameter: Parameter | undefined): string | undefined {
+  const schema = schemaOf(parameter);
+  if (schema?.enum) return `must be one of: ${schema.enum.join(', ')}`;
+  if (schema?.type && schema.type !== 'string') return `must be ${TYPE_NAMES[schema.type] ?? schema.type}`;
+  return undefined;
+}
+
+/**
+ * express-openapi-validator's own messages about query parameters (not ajv's), reworded: they name
+ * the parameter in quotes and say "url encoded" or "query parameter" (`GET /api/stock?article_id=8,9`
+ * answered "Parameter 'article_id' must be url encoded…"). Undefined for any other message. (Its
+ * "malformed uri" cannot reach it: the operation lookup answers such a path 404 first.)
+ */
+function validatorSentence(field: string, message: string, parameter: Parameter | undefined): string | undefined {
+  if (/^Unknown query parameter /.test(message)) return `The ${field} field is not allowed.`;
+  if (/^Empty value found for query parameter /.test(message)) return `The ${field} field must not be empty; leave it out instead.`;
+  if (/^Parameter '.*' must be url encoded/.test(message)) {
+    // A list (8,9) or a value with reserved characters: for a number or a choice it is simply not one.
+    const expected = mustBe(parameter);
+    if (expected) return `The ${field} field ${expected}.`;
+    return `The ${field} field must percent-encode the reserved characters : / ? # [ ] @ ! $ & ' ( ) * + , ; = it contains.`;
+  }
+  return undefined;
+}
+
+function sentence(field: string, keyword: string, message: string, parameter?: Parameter): string {
+  const reworded = validatorSentence(field, message, parameter);
+  if (reworded) return reworded;
   switch (keyword) {
     case 'required':
       return `The ${field} field is required.`;
@@ -70,6 +107,7 @@ function sentence(field: string, keyword: string, message: string): string {
     case 'format':
       if (message.includes('"email"')) return `The ${field} field must be a valid email address.`;
       if (message.includes('"date-time"')) return `The ${field} field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.`;
+      if (message.includes('"int32"')) return `The ${field} field must be a 32-bit integer (at most 2147483647).`;
       return `The ${field} field ${message}.`;
     default:
       // ajv's phrases ("must be integer") name no subject; the validator's own messages are sentences.
@@ -77,7 +115,13 @@ function sentence(field: string, keyword: string, message: string): string {
   }
 }
 
+/** ajv-formats' int32 check says again what `maximum: 2147483647` (on every id) already said. */
+function redundant(item: ValidatorErrorItem, all: readonly ValidatorErrorItem[]): boolean {
+  return item.message?.includes('"int32"') === true && all.some((other) => other !== item && other.path === item.path);
+}
+
 export function toFieldErrors(items: readonly ValidatorErrorItem[], parameters: readonly Parameter[]): FieldErrors {
+  items = items.filter((item) => !redundant(item, items));
   const byField = new Map<string, { anyOf: boolean; messages: string[] }>();
   for (const item of items) {
     const field = fieldOf(item.path ?? '', parameters);
@@ -85,7 +129,8 @@ export function toFieldErrors(items: readonly ValidatorErrorItem[], parameters: 
     const entry = byField.get(field) ?? { anyOf: false, messages: [] };
     byField.set(field, entry);
     if (entry.anyOf) continue;
-    const message = item.message ? sentence(field, keyword, item.message) : `The ${field} field is invalid.`;
+    const parameter = parameters.find((p) => p.name === field);
+    const message = item.message ? sentence(field, keyword, item.message, parameter) : `The ${field} field is invalid.`;
     if (keyword === 'anyOf' || keyword === 'oneOf') {
       // The alternatives' own complaints ("must be number", "must be string") say less than this.
       entry.anyOf = true;

@@ -37,6 +37,19 @@ function unexpectedBody(req: Request): InputError | undefined {
   return new InputError(Object.fromEntries(keys.map((key) => [key, [`The ${key} field is not allowed.`]])));
 }
 
+/**
+ * A request that sends no body at all (no Content-Type, no length) to an operation that takes one
+ * is read as `{}`: its required fields are then named in a 422 (`POST .../status` without a body is
+ * a 422 on `status`), instead of a 415 about a media type that was never sent.
+ */
+function readAbsentBodyAsEmpty(req: Request): void {
+  const { headers } = req;
+  const absent = headers['content-type'] === undefined && headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0';
+  if (!absent || req.operation?.raw.requestBody === undefined) return;
+  headers['content-type'] = 'application/json';
+  req.body = {};
+}
+
 export function requestValidation(document: OpenApiDocument): RequestHandler {
   const middlewares = OpenApiValidator.middleware({
     apiSpec: structuredClone(document) as never,
@@ -51,6 +64,7 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
   return (req, res, next) => {
     const refused = unexpectedBody(req);
     if (refused) throw refused;
+    readAbsentBodyAsEmpty(req);
     return validate(req, res, (error?: unknown) => (error ? next(error) : next(infiniteParameter(req))));
   };
 }

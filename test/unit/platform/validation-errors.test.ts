@@ -5,7 +5,10 @@ import { toFieldErrors, type ValidatorErrorItem } from '../../../src/platform/ht
 const PARAMETERS: Parameter[] = [
   { name: 'X-Company-Id', in: 'header', required: true },
   { name: 'Idempotency-Key', in: 'header' },
-  { name: 'per_page', in: 'query' },
+  { name: 'per_page', in: 'query', schema: { type: 'integer' } },
+  { name: 'article_id', in: 'query', schema: { type: 'integer' } },
+  { name: 'stock_type', in: 'query', schema: { $ref: '#/components/schemas/StockType' } },
+  { name: 'code', in: 'query', schema: { type: 'string' } },
 ];
 
 /** One error as express-openapi-validator reports it (ajv's keyword + '.openapi.validation'). */
@@ -105,7 +108,7 @@ describe('toFieldErrors', () => {
       });
     });
 
-    it("When the validator's own message is about an unknown or empty query parameter, Then it is kept as a sentence", () => {
+    it("When the validator's own message is about an unknown or empty query parameter, Then it is reworded in the house style", () => {
       const errors = toFieldErrors(
         [
           { path: '/query/colour', message: "Unknown query parameter 'colour'" },
@@ -114,18 +117,27 @@ describe('toFieldErrors', () => {
         PARAMETERS,
       );
       expect(errors).to.deep.equal({
-        colour: ["Unknown query parameter 'colour'."],
-        page: ["Empty value found for query parameter 'page'."],
+        colour: ['The colour field is not allowed.'],
+        page: ['The page field must not be empty; leave it out instead.'],
       });
     });
 
-    it("When the validator's own message is already a sentence (reserved characters in a query value), Then it is not wrapped in another", () => {
-      // express-openapi-validator throws this, without an errorCode, for ?updated_since=2026-11-21T10:00:00Z.
-      const message = "Parameter 'updated_since' must be url encoded. Its value may not contain reserved characters.";
-      const [sentence] = toFieldErrors([{ path: '/query/updated_since', message }], PARAMETERS).updated_since ?? [];
-      expect(sentence).to.be.a('string');
-      expect(sentence).not.to.match(/\.\.$/);
-      expect(sentence).not.to.include('field Parameter');
+    it('When a query value has reserved characters (a list, 8,9), Then it says what the value must be: an integer, one of the choices, or percent-encoded', () => {
+      // express-openapi-validator throws this, without an errorCode, for ?article_id=8,9.
+      const raw = (name: string) => ({ path: `/query/${name}`, message: `Parameter '${name}' must be url encoded. Its value may not contain reserved characters.` });
+      expect(toFieldErrors([raw('article_id'), raw('stock_type'), raw('code')], PARAMETERS)).to.deep.equal({
+        article_id: ['The article_id field must be an integer.'],
+        stock_type: ['The stock_type field must be one of: STOC_OK, STOC_DEFECT, STOC_QUARANTINE.'],
+        code: ["The code field must percent-encode the reserved characters : / ? # [ ] @ ! $ & ' ( ) * + , ; = it contains."],
+      });
+    });
+
+    it('When ajv-formats says an id is not int32 beside its maximum, Then only the maximum is said', () => {
+      const errors = toFieldErrors(
+        [item('/params/id', 'maximum', 'must be <= 2147483647'), item('/params/id', 'format', 'must match format "int32"')],
+        PARAMETERS,
+      );
+      expect(errors).to.deep.equal({ id: ['The id field must not be greater than 2147483647.'] });
     });
   });
 

@@ -1,0 +1,86 @@
+/**
+ * Events that say what happened: `stock.changed` is the stock row with `delta` (the change of the
+ * on-hand quantity, 0 for a reservation), `cause` and `document`; a reception correction or header
+ * change records `reception.updated`. Every payload matches its schema in the document.
+ */
+import { expect } from 'chai';
+import { checkSchema } from '../helpers/contract-check.js';
+import { createWorld, unique, type World } from '../helpers/factories.js';
+import { harness, type Harness } from '../helpers/harness.js';
+import { createOrder, receive } from '../helpers/inbound-fixtures.js';
+import { buc, createSalesOrder, eventsOf, freshArticle, moveThrough, receiveStock, stockRow } from '../helpers/outbound-fixtures.js';
+
+describe('Events that say what happened', () => {
+  let h: Harness;
+  let world: World;
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+  });
+
+  /** The stock.changed events of one article since the mark, as [cause, delta, document, quantity, reserved]. */
+  const stockEvents = async (articleId: number, after = 0) => {
+    const events = (await eventsOf(h.db, world.client.id, 'stock.changed')).filter((e) => e.article_id === articleId).slice(after);
+    for (const event of events) checkSchema('StockChange', event);
+    return events.map((e) => [e.cause, e.delta, e.document, e.quantity, e.reserved]);
+  };
+
+  it('When a sales order reserves, changes its lines, is delivered, and another is cancelled, Then each stock.changed says reservation (delta 0) or delivery, with the order', async () => {
+    const a = await freshArticle(h.db, world.client.id);
+    await receiveStock(world, a, 10);
+    const mark = (await stockEvents(a.id)).length;
+    const order = await createSalesOrder(world, [buc(a, 2)]);
+    const so = { type: 'sales_order', id: order.id };
+    await world.as('operator').put(`/api/sales-orders/${order.id}`).send({ items: [buc(a, 3)] }).expect(200);
+    await moveThrough(world, order.id, ['picking', 'picked', 'delivered']);
+    const other = await createSalesOrder(world, [buc(a, 1)]);
+    await moveThrough(world, other.id, ['cancelled']);
+    expect(await stockEvents(a.id, mark)).to.deep.equal([
+      ['reservation', 0, so, 10, 2],
+      ['reservation', 0, so, 10, 0],
+      ['reservation', 0, so, 10, 3],
+      ['delivery', -3, so, 7, 0],
+      ['reservation', 0, { type: 'sales_order', id: other.id }, 7, 1],
+      ['reservation', 0, { type: 'sales_order', id: other.id }, 7, 0],
+    ]);
+    const last = (await eventsOf(h.db, world.client.id, 'stock.changed')).filter((e) => e.article_id === a.id).pop()!;
+    const { delta: _delta, cause: _cause, document: _document, ...row } = last;
+    expect(row).to.deep.equal(await stockRow(world, a.id));
+  });
+
+  it('When goods are received, corrected and returned, Then the causes are reception, reception_correction and return with their documents', async () => {
+    const a = await freshArticle(h.db, world.client.id);
+    const po = await createOrder(world.as('operator'), world.partners.supplier, [buc(a, 10)]);
+    const reception = await receive(world.as('operator'), po.id, world.warehouses[0]!, [[po.items[0]!.id, 6]]);
+    await world.as('operator').put(`/api/receptions/${reception.id}`).send({ items: [{ id: reception.items[0]!.id, quantity_um3pl: 4 }] }).expect(200);
+    const ret = await world.as('operator').post('/api/returns').send({ partner_id: world.partners.client, warehouse_id: world.warehouses[0], items: [buc(a, 1)] }).expect(201);
+    const doc = { type: 'reception', id: reception.id };
+    expect(await stockEvents(a.id)).to.deep.equal([
+      ['reception', 6, doc, 6, 0],
+      ['reception_correction', -2, doc, 4, 0],
+      ['return', 1, { type: 'return', id: ret.body.data.id }, 5, 0],
+    ]);
+  });
+
+  describe('reception.updated', () => {
+    it('When a reception is corrected or its header changes, Then reception.updated records it as it then is; an update that changes nothing records none', async () => {
+      const a = await freshArticle(h.db, world.client.id);
+      const po = await createOrder(world.as('operator'), world.partners.supplier, [buc(a, 10)]);
+      const reception = await receive(world.as('operator'), po.id, world.warehouses[0]!, [[po.items[0]!.id, 6]], { notes: 'Dock 1' });
+      const corrected = await world.as('operator').put(`/api/receptions/${reception.id}`).send({ items: [{ id: reception.items[0]!.id, quantity_um3pl: 7 }] }).expect(200);
+      const renamed = await world.as('operator').put(`/api/receptions/${reception.id}`).send({ notes: 'Dock 2', internal_code: unique('REC-') }).expect(200);
+      const unchanged = await world.as('operator').put(`/api/receptions/${reception.id}`).send({ notes: 'Dock 2', items: [{ id: reception.items[0]!.id, quantity_um3pl: 7 }] }).expect(200);
+      expect(unchanged.body.data).to.deep.equal(renamed.body.data);
+      const events = await eventsOf(h.db, world.client.id, 'reception.updated', reception.id);
+      for (const event of events) checkSchema('Reception', event);
+      expect(events).to.deep.equal([corrected.body.data, renamed.body.data]);
+      expect(corrected.body.data.items[0].quantity_um3pl).to.equal(7);
+    });
+
+    it('When the catalogue is read, Then reception.updated is an event type a subscription can name', async () => {
+      const res = await world.as('admin').post('/api/webhooks').send({ url: `http://127.0.0.1:9/${unique()}`, events: ['reception.updated'] }).expect(201);
+      expect(res.body.data.events).to.deep.equal(['reception.updated']);
+    });
+  });
+});
