@@ -13,3 +13,13 @@ export async function listHeartbeats(db: Knex): Promise<Array<{ name: string; la
 export async function recordHeartbeat(db: Knex, name: string): Promise<void> {
   await db('heartbeats').insert({ name, last_ping_at: nowDb() }).onConflict('name').merge(['last_ping_at']);
 }
+
+/** The names of the migrations the database has recorded (none before the first migration). */
+export async function appliedMigrations(db: Knex): Promise<string[]> {
+  try {
+    return (await db('knex_migrations').select('name')).map((row: { name: string }) => row.name);
+  } catch (error) {
+    if (await db.schema.hasTable('knex_migrations')) throw error;
+    return [];
+  }
+}
