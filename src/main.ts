@@ -1,6 +1,7 @@
 /**
  * The process: config -> logger -> database (migrated at start on SQLite) -> Redis (when
- * configured) -> app -> listen; the scheduler beside it. SIGTERM and SIGINT stop accepting and stop
+ * configured) and the auth cache that follows the other instances' changes through it -> app ->
+ * listen; the scheduler beside it. SIGTERM and SIGINT stop accepting and stop
  * the worker at once (its sends under way finish, its other claims are released), let in-flight
  * requests finish, then close the database and Redis; after SHUTDOWN_GRACE_MS the process exits
  * regardless. A client cannot hold a connection: its headers, its whole request and an idle
@@ -17,6 +18,7 @@ import { startScheduler } from './scheduler.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
 import { pruneIdempotencyKeys } from './platform/idempotency/idempotency.js';
 import { migrateLatest } from '../db/migrations/index.js';
+import { createInstanceAuthCache } from './components/auth/auth.invalidation.js';
 
 const SHUTDOWN_GRACE_MS = 20_000;
 
@@ -26,7 +28,8 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   if (engineOf(db) === 'sqlite') await migrateLatest(db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis });
+  const auth = createInstanceAuthCache(config, redis, logger);
+  const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis, authCache: auth.cache });
   const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys]);
   const worker =
     config.worker === 'in-process'
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     const stopped = worker?.stop();
     server.close(async () => {
       await stopped;
+      await auth.close();
       await Promise.allSettled([db.destroy(), redis?.close()]);
       process.exit(0);
     });

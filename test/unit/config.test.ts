@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       appUrl: 'http://localhost:3000',
       databaseUrl: 'sqlite:./data/dev.sqlite',
       redisUrl: undefined,
+      redisPrefix: 'tpl',
       etsmToken: undefined,
       mdmToken: undefined,
       anafEnabled: false,
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
       PORT: '8080',
       DATABASE_URL: 'mysql://user:pass@db:3306/tpl',
       REDIS_URL: 'redis://cache:6379',
+      REDIS_PREFIX: 'wms-eu:prod',
       ETSM_TOKEN: 'etsm',
       MDM_TOKEN: 'mdm',
       ANAF_ENABLED: 'YES',
@@ -57,6 +59,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: '2',
     });
     expect(config).to.include({
+      redisPrefix: 'wms-eu:prod',
       appEnv: 'production',
       production: true,
       port: 8080,
@@ -118,6 +121,7 @@ describe('loadConfig', () => {
       ['RATE_LIMIT_DATA_PER_MINUTE', 'lots', /^RATE_LIMIT_DATA_PER_MINUTE must be a whole number/],
       ['HEARTBEAT_STALE_MINUTES', '10081', /^HEARTBEAT_STALE_MINUTES must be a whole number from 1 to 10080/],
       ['HTTP_HEADERS_TIMEOUT_MS', '40000', /^HTTP_HEADERS_TIMEOUT_MS must be a whole number from 100 to 30000 \(got "40000"\)$/],
+      ['REDIS_PREFIX', 'my prefix', /^REDIS_PREFIX must be 1 to 64 letters, digits or \. _ : - \(got "my prefix"\)$/],
       ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', /^HTTP_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 100 to 600000/],
     ];
     for (const [variable, value, message] of cases) {
