@@ -1,10 +1,10 @@
 /**
  * The process: config -> logger -> database (migrated at start on SQLite) -> Redis (when
  * configured) and the auth cache that follows the other instances' changes through it -> app ->
- * listen; the scheduler beside it. SIGTERM and SIGINT stop accepting and stop
- * the worker at once (its sends under way finish, its other claims are released), let in-flight
- * requests finish, then close the database and Redis; after SHUTDOWN_GRACE_MS the process exits
- * regardless. A client cannot hold a connection: its headers, its whole request and an idle
+ * listen; the scheduler beside it. SIGTERM and SIGINT stop accepting and stop the worker at once
+ * (its sends under way finish, its other claims are released), let in-flight requests finish, then
+ * close the auth cache's subscription, the database and Redis; after SHUTDOWN_GRACE_MS the process
+ * exits regardless. A client cannot hold a connection: its headers, its whole request and an idle
  * keep-alive each have a time limit (checked every second).
  */
 import { loadConfigOrExit } from './config.js';

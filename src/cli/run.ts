@@ -1,7 +1,8 @@
 /**
  * The operator CLI in-process: picks the command, parses its options, migrates the database,
- * runs it, tells the running instances what it changed, and answers the exit code: 0 done, 2 a mistake of the operator (one line on stderr
- * saying what to fix), 1 anything else (one line, no stack trace).
+ * runs it, tells the running instances what it changed, and answers the exit code: 0 done, 2 a
+ * mistake of the operator (one line on stderr saying what to fix), 1 anything else (one line, no
+ * stack trace).
  */
 import type { Knex } from 'knex';
 import { ConfigError } from '../config.js';
