@@ -7,6 +7,7 @@
  * exits regardless. A client cannot hold a connection: its headers, its whole request and an idle
  * keep-alive each have a time limit (checked every second).
  */
+import net from 'node:net';
 import { loadConfigOrExit } from './config.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './platform/http/http-server.js';
@@ -21,6 +22,8 @@ import { migrateLatest } from '../db/migrations/index.js';
 import { createInstanceAuthCache } from './components/auth/auth.invalidation.js';
 
 const SHUTDOWN_GRACE_MS = 20_000;
+/** After SIGTERM, how often connections without a request under way are closed. */
+const IDLE_SWEEP_MS = 250;
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -62,13 +65,18 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     const stopped = worker?.stop();
-    server.close(async () => {
+    // Stop accepting at once, but not http's close(), which also drops every connection without a
+    // request under way, including one accepted just before the signal whose request the busy
+    // process has not read yet (its client would see a reset). Idle connections are closed each
+    // IDLE_SWEEP_MS instead: the first sweep comes after such a request has had time to be read.
+    net.Server.prototype.close.call(server, async () => {
+      clearInterval(sweep);
       await stopped;
       await auth.close();
       await Promise.allSettled([db.destroy(), redis?.close()]);
       process.exit(0);
     });
-    server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { buildApp, harness, testConfig, TEST_APP_URL, type Harness } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
-import { closedPort, redisAnswers } from '../helpers/net.js';
+import { closedPort, redisAnswers, until } from '../helpers/net.js';
 import { testEnv } from '../helpers/test-env.js';
 import { createScratchDatabase, type TestDatabase } from '../helpers/database.js';
 import { createDb } from '../../src/platform/db/database.js';
@@ -126,6 +126,8 @@ describe('GET /api/health with Redis configured', () => {
       this.skip();
     }
     connection = await connectRedis(testEnv.redisUrl, silent);
+    // connectRedis waits for Redis at most 2 s; on a busy machine the connection may come up later.
+    await until(() => connection!.ping(), 10_000, 'the Redis connection answers PING');
     const own = await buildApp({ config: testConfig({ REDIS_URL: testEnv.redisUrl }), deps: { redis: connection } });
     const res = await api(own.app).get('/health').expect(200);
     expect(res.body.checks).to.include({ database: true, redis: true, cache: true });

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { buildApp, testConfig } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
-import { closedPort, redisAnswers } from '../helpers/net.js';
+import { closedPort, redisAnswers, until } from '../helpers/net.js';
 import { createScratchDatabase, type TestDatabase } from '../helpers/database.js';
 import { testEnv } from '../helpers/test-env.js';
 import { createDb } from '../../src/platform/db/database.js';
@@ -81,6 +81,8 @@ describe('GET /readyz', () => {
     }
     const connection = connectRedis(testEnv.redisUrl, silent);
     pending.push(connection);
+    // connectRedis waits for Redis at most 2 s; on a busy machine the connection may come up later.
+    await until(async () => (await connection).ping(), 10_000, 'the Redis connection answers PING');
     const h = await buildApp({ config: testConfig({ REDIS_URL: testEnv.redisUrl }), deps: { redis: await connection } });
     const res = await api(h.app).get('/readyz').expect(200);
     expect(res.body).to.deep.equal({ status: 'ready', checks: { database: true, migrations: true, redis: true }, reasons: [] });
