@@ -4,7 +4,7 @@ SHELL := /bin/bash
 TSX := node_modules/.bin/tsx
 INSTALLED := node_modules/.install-stamp
 
-.PHONY: run test fuzz install codegen codegen-check lint typecheck migrate build bench clean
+.PHONY: run test cluster-test fuzz install codegen codegen-check lint typecheck migrate build bench clean
 
 $(INSTALLED): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -22,6 +22,14 @@ run: install codegen-check
 ## make test: install, check generated files, run every suite on SQLite and on MariaDB
 test: install codegen-check
 	bash test/run.sh
+
+## make cluster-test: a 3-node MariaDB Galera cluster, three API instances, two webhook workers,
+## Redis and HAProxy on this machine (test/cluster/run.ts; Debian packages installed when missing),
+## the multi-instance scenarios through them, a summary line, and everything torn down.
+## Falls back, loudly, to the MariaDB on 3306 with two instances when Galera cannot start.
+cluster-test: install codegen-check
+	bash test/cluster/install.sh
+	$(TSX) test/cluster/run.ts
 
 ## make fuzz: the long schema-driven fuzz run (test/fuzz/fuzz.test.ts), FUZZ_SECONDS (600) on each
 ## engine of FUZZ_DB ("sqlite mysql"); FUZZ_SEED picks the seed. A failure prints how to replay it.

@@ -39,7 +39,7 @@ export interface ContractSource {
 /** `source` is the bundled document; the benchmark passes a padded one to show routing does not grow with it. */
 export async function createApp(given: AppDeps, source: ContractSource = { document: readDocument(), notImplemented: NOT_IMPLEMENTED }): Promise<App> {
   const contract = await loadContract(handlers, source.notImplemented, source.document);
-  const authCache = given.authCache ?? createAuthCache(given.config.authCacheTtlSeconds, verifyBearerToken, resolveAccess);
+  const authCache = given.authCache ?? createAuthCache({ ttlSeconds: given.config.authCacheTtlSeconds, verify: verifyBearerToken, resolve: resolveAccess });
   const deps: AppDeps = { ...given, authCache };
   const app = express();
   app.disable('x-powered-by');
@@ -62,6 +62,7 @@ export async function createApp(given: AppDeps, source: ContractSource = { docum
       failedAuthPerMinute: deps.config.rateLimitFailedAuthPerMinute,
       integrationTokens: { etsm: deps.config.etsmToken, mdm: deps.config.mdmToken },
       redisCommand: deps.redis ? (args) => deps.redis!.sendCommand(args) as never : undefined,
+      redisPrefix: deps.config.redisPrefix,
       logger: deps.logger,
     }),
   );

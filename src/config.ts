@@ -15,6 +15,8 @@ export interface Config {
   readonly appUrl: string;
   readonly databaseUrl: string;
   readonly redisUrl: string | undefined;
+  /** The prefix of this service's keys and channels in Redis, so that services (and test runs) sharing one Redis do not meet. */
+  readonly redisPrefix: string;
   readonly etsmToken: string | undefined;
   readonly mdmToken: string | undefined;
   readonly anafEnabled: boolean;
@@ -103,6 +105,12 @@ function trustProxy(env: Env): boolean | number | string {
   return raw;
 }
 
+function redisPrefix(env: Env): string {
+  const value = str(env, 'REDIS_PREFIX', 'tpl');
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(value)) throw new ConfigError(`REDIS_PREFIX must be 1 to 64 letters, digits or . _ : - (got "${value}")`);
+  return value;
+}
+
 function url(env: Env, key: string, fallback: string): string {
   const value = str(env, key, fallback).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/\s]+/.test(value)) throw new ConfigError(`${key} must be an http(s) URL (got "${value}")`);
@@ -123,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     appUrl: url(env, 'APP_URL', `http://localhost:${port}`),
     databaseUrl: databaseUrl(env),
     redisUrl: optional(env, 'REDIS_URL'),
+    redisPrefix: redisPrefix(env),
     etsmToken: optional(env, 'ETSM_TOKEN'),
     mdmToken: optional(env, 'MDM_TOKEN'),
     anafEnabled: bool(env, 'ANAF_ENABLED', false),

@@ -1,11 +1,13 @@
 /**
  * The process: config -> logger -> database (migrated at start on SQLite) -> Redis (when
- * configured) -> app -> listen; the scheduler beside it. SIGTERM and SIGINT stop accepting and stop
- * the worker at once (its sends under way finish, its other claims are released), let in-flight
- * requests finish, then close the database and Redis; after SHUTDOWN_GRACE_MS the process exits
- * regardless. A client cannot hold a connection: its headers, its whole request and an idle
+ * configured) and the auth cache that follows the other instances' changes through it -> app ->
+ * listen; the scheduler beside it. SIGTERM and SIGINT stop accepting and stop the worker at once
+ * (its sends under way finish, its other claims are released), let in-flight requests finish, then
+ * close the auth cache's subscription, the database and Redis; after SHUTDOWN_GRACE_MS the process
+ * exits regardless. A client cannot hold a connection: its headers, its whole request and an idle
  * keep-alive each have a time limit (checked every second).
  */
+import net from 'node:net';
 import { loadConfigOrExit } from './config.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './platform/http/http-server.js';
@@ -17,8 +19,11 @@ import { startScheduler } from './scheduler.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
 import { pruneIdempotencyKeys } from './platform/idempotency/idempotency.js';
 import { migrateLatest } from '../db/migrations/index.js';
+import { createInstanceAuthCache } from './components/auth/auth.invalidation.js';
 
 const SHUTDOWN_GRACE_MS = 20_000;
+/** After SIGTERM, how often connections without a request under way are closed. */
+const IDLE_SWEEP_MS = 250;
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -26,7 +31,8 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   if (engineOf(db) === 'sqlite') await migrateLatest(db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis });
+  const auth = createInstanceAuthCache(config, redis, logger);
+  const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis, authCache: auth.cache });
   const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys]);
   const worker =
     config.worker === 'in-process'
@@ -59,12 +65,18 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     const stopped = worker?.stop();
-    server.close(async () => {
+    // Stop accepting at once, but not http's close(), which also drops every connection without a
+    // request under way, including one accepted just before the signal whose request the busy
+    // process has not read yet (its client would see a reset). Idle connections are closed each
+    // IDLE_SWEEP_MS instead: the first sweep comes after such a request has had time to be read.
+    net.Server.prototype.close.call(server, async () => {
+      clearInterval(sweep);
       await stopped;
+      await auth.close();
       await Promise.allSettled([db.destroy(), redis?.close()]);
       process.exit(0);
     });
-    server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,7 +1,8 @@
 /**
  * The webhook worker as its own process (`npm run worker`), for scaling delivery out: on
- * MySQL/MariaDB any number of workers run side by side (they claim with SKIP LOCKED); on SQLite,
- * run one (or the in-process worker of the server, WORKER=in-process). SIGTERM lets the sends under
+ * MySQL/MariaDB any number of workers run side by side, also on different nodes of a Galera
+ * cluster (a claim is a conditional UPDATE whose rows decide: webhooks.queue.ts claimDue); on
+ * SQLite, run one (or the in-process worker of the server, WORKER=in-process). SIGTERM lets the sends under
  * way finish and releases the rest of its claims.
  */
 import { loadConfigOrExit } from './config.js';

@@ -1,12 +1,20 @@
 /**
- * What a CLI command is: a name, a one-line summary, its options, and run(db, options, out), which
- * writes what it did through `out` (one line per call) and throws UsageError for a mistake.
+ * What a CLI command is: a name, a one-line summary, its options, and run(db, options, out, changed),
+ * which writes what it did through `out` (one line per call), records through `changed` what
+ * running instances must forget, and throws UsageError for a mistake.
  */
 import type { Knex } from 'knex';
+import type { AuthChange } from '../components/auth/auth-change.js';
 import type { OptionsSpec, OptionValues } from './args.js';
 
 /** Where a command writes its lines (stdout in the process, an array in tests). */
 export type Out = (line: string) => void;
+
+/**
+ * Where a command records a change that running API instances have cached (a revoked token, a
+ * membership, a module): the CLI tells them once the command is done (through Redis, when set).
+ */
+export type AuthChanged = (change: AuthChange) => void;
 
 export interface Command<Spec extends OptionsSpec = OptionsSpec> {
   readonly name: string;
@@ -14,7 +22,7 @@ export interface Command<Spec extends OptionsSpec = OptionsSpec> {
   readonly options: Spec;
   /** Checks across options that the spec cannot say (either --on or --off), before any database work. */
   readonly check?: (options: OptionValues<Spec>) => void;
-  run(db: Knex, options: OptionValues<Spec>, out: Out): Promise<void>;
+  run(db: Knex, options: OptionValues<Spec>, out: Out, changed: AuthChanged): Promise<void>;
 }
 
 /** A command with its option types erased, as the dispatcher holds it. */
@@ -23,7 +31,7 @@ export interface AnyCommand {
   readonly summary: string;
   readonly options: OptionsSpec;
   readonly check?: (options: Record<string, unknown>) => void;
-  run(db: Knex, options: Record<string, unknown>, out: Out): Promise<void>;
+  run(db: Knex, options: Record<string, unknown>, out: Out, changed: AuthChanged): Promise<void>;
 }
 
 /** Declares a command; `run` sees its options typed from the spec. */

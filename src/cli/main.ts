@@ -8,6 +8,8 @@ import type { Knex } from 'knex';
 import { loadConfig } from '../config.js';
 import { createDb } from '../platform/db/database.js';
 import { runCli } from './run.js';
+import type { AuthChange } from '../components/auth/auth-change.js';
+import { announceAuthChanges } from '../components/auth/auth.invalidation.js';
 
 // A closed pipe (`npm run cli -- help | head`) ends the output, not the process with a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -29,11 +31,34 @@ const knexLog = {
   debug: () => undefined,
 };
 
+const out = (line: string): void => void process.stdout.write(`${line}\n`);
+const err = (line: string): void => void process.stderr.write(`${line}\n`);
+
+/**
+ * With REDIS_URL set, a change that running instances may have cached (a token, a membership, a
+ * module) is published to them, so that each forgets it at once; without it they see it within
+ * their AUTH_CACHE_TTL_SECONDS. The change is saved either way.
+ */
+async function announce(changes: readonly AuthChange[]): Promise<void> {
+  const config = loadConfig();
+  if (!config.redisUrl) return;
+  try {
+    const received = await announceAuthChanges(config.redisUrl, config.redisPrefix, changes);
+    out(`Told ${received} running instance${received === 1 ? '' : 's'} (through Redis) to forget what they had cached of it.`);
+  } catch (error) {
+    err(
+      `Warning: the change is saved, but Redis (REDIS_URL) could not be reached to tell the running instances ` +
+        `(${(error as Error).message}); they see it within their AUTH_CACHE_TTL_SECONDS.`,
+    );
+  }
+}
+
 let db: Knex | undefined;
 const code = await runCli(process.argv.slice(2), {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  out,
+  err,
   database: () => (db ??= createDb(loadConfig().databaseUrl, { poolMax: 2, log: knexLog })),
+  announce,
 });
 await db?.destroy();
 process.exitCode = code;

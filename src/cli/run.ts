@@ -1,7 +1,8 @@
 /**
  * The operator CLI in-process: picks the command, parses its options, migrates the database,
- * runs it, and answers the exit code: 0 done, 2 a mistake of the operator (one line on stderr
- * saying what to fix), 1 anything else (one line, no stack trace).
+ * runs it, tells the running instances what it changed, and answers the exit code: 0 done, 2 a
+ * mistake of the operator (one line on stderr saying what to fix), 1 anything else (one line, no
+ * stack trace).
  */
 import type { Knex } from 'knex';
 import { ConfigError } from '../config.js';
@@ -9,6 +10,7 @@ import { migrationSource } from '../../db/migrations/index.js';
 import { isConnectionError } from '../platform/db/driver-errors.js';
 import { parseOptions, UsageError } from './args.js';
 import type { Out } from './command.js';
+import type { AuthChange } from '../components/auth/auth-change.js';
 import { COMMANDS, findCommand } from './commands/index.js';
 import { commandHelp, helpText, USAGE } from './help.js';
 
@@ -17,6 +19,8 @@ export interface CliIo {
   readonly err: Out;
   /** The database to work on, opened when a command first needs it. */
   database(): Knex;
+  /** Tells the running API instances what a command changed (main.ts: through Redis, when REDIS_URL is set). */
+  announce?(changes: readonly AuthChange[]): Promise<void>;
 }
 
 function commandNamed(name: string) {
@@ -46,7 +50,9 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
   command.check?.(options);
   const db = io.database();
   await migrate(db, io.out);
-  await command.run(db, options, io.out);
+  const changes: AuthChange[] = [];
+  await command.run(db, options, io.out, (change) => changes.push(change));
+  if (changes.length > 0) await io.announce?.(changes);
 }
 
 function oneLine(message: string): string {

@@ -124,6 +124,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tell whether the process answers (liveness probe)
+         * @description 200 as long as the process serves HTTP. It reads nothing, not even the database, so a
+         *     database or Redis outage never makes an orchestrator restart a healthy process: restart the
+         *     process only when this fails.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tell whether this instance can serve requests (readiness probe)
+         * @description 200 when this instance has what it needs to serve: its database answers, every migration of
+         *     this version is applied, and Redis answers when `REDIS_URL` is set. 503 with the same body
+         *     otherwise, `reasons` saying what is missing. A load balancer sends traffic only to instances
+         *     that answer 200 (the HAProxy configuration in `deploy/haproxy/` does); unlike `/health`, a
+         *     failing storage folder or a stale heartbeat does not take an instance out.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/token": {
         parameters: {
             query?: never;
@@ -1298,7 +1344,7 @@ export interface components {
             errors?: components["schemas"]["GraphQLError"][];
         };
         /**
-         * @description `ok`: every check passes. `degraded`: the database answers but another check fails. `down`: the database does not answer (HTTP 503).
+         * @description `ok`: every check passes (`cache` and `redis` count only when `REDIS_URL` is set). `degraded`: the database answers but another check fails. `down`: the database does not answer (HTTP 503).
          * @example ok
          * @enum {string}
          */
@@ -1343,10 +1389,12 @@ export interface components {
          */
         HealthFormat: "json" | "prometheus";
         /**
-         * @description `database`: a query answers. `cache` and `redis`: the rate-limit store answers (true when
-         *     `REDIS_URL` is not set and counts are kept in memory). `queue`: the database-backed event queue
-         *     answers. `storage` and `storage_public`: the storage folders are writable. `heartbeat`: every
-         *     heartbeat pinged within `stale_after_minutes`.
+         * @description `database`: a query answers. `cache` and `redis`: Redis (`REDIS_URL`: shared rate-limit counts
+         *     and auth-cache invalidation) answers; false when `REDIS_URL` is not set, since there is then
+         *     no Redis to answer (counts are kept in the memory of each instance), and a Redis that is not
+         *     configured does not make `status` degraded. `queue`: the database-backed event queue answers.
+         *     `storage` and `storage_public`: the storage folders are writable. `heartbeat`: every heartbeat
+         *     pinged within `stale_after_minutes`.
          */
         HealthChecks: {
             /** @example true */
@@ -1445,6 +1493,40 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        Liveness: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        Readiness: {
+            /**
+             * @description `ready` (HTTP 200) or `not_ready` (HTTP 503).
+             * @example ready
+             * @enum {string}
+             */
+            status: "ready" | "not_ready";
+            checks: components["schemas"]["ReadinessChecks"];
+            /**
+             * @description What keeps the instance from serving, one sentence each; empty when ready.
+             * @example []
+             */
+            reasons: string[];
+        };
+        /**
+         * @description `database`: a query answers. `migrations`: every migration of this version is applied (false
+         *     too when the database does not answer). `redis`: Redis answers; present only when `REDIS_URL`
+         *     is set.
+         */
+        ReadinessChecks: {
+            /** @example true */
+            database: boolean;
+            /** @example true */
+            migrations: boolean;
+            /** @example true */
+            redis?: boolean;
         };
         IntegrationPing: {
             /** @example true */
@@ -2803,6 +2885,79 @@ export interface operations {
             200: components["responses"]["Healthy"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["Unhealthy"];
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance is ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": true,
+                     *         "migrations": true,
+                     *         "redis": true
+                     *       },
+                     *       "reasons": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The instance is not ready; `reasons` says why. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "not_ready",
+                     *       "checks": {
+                     *         "database": false,
+                     *         "migrations": false,
+                     *         "redis": true
+                     *       },
+                     *       "reasons": [
+                     *         "The database does not answer."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
         };
     };
     createToken: {

@@ -98,3 +98,103 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisCo
     },
   };
 }
+
+/**
+ * A subscription to one channel, on a connection of its own (a subscribed connection can do
+ * nothing else). It is live while it hears itself: every ECHO_EVERY_MS (and at once after each
+ * (re)connect) it publishes a message to itself through `publisher`, and it counts as live from
+ * the first echo that comes back until a socket error, or until no echo came back for
+ * ECHO_LOST_AFTER_MS (a black-holed network, a subscription lost without the socket noticing), when
+ * its connection is also replaced. node-redis reconnects and subscribes again by itself after a
+ * socket error. `onLive` and `onLost` tell each change of that state; `onMessage` gets every other
+ * message.
+ */
+export interface RedisSubscription {
+  readonly live: boolean;
+  close(): Promise<void>;
+}
+
+export const ECHO_EVERY_MS = 1000;
+export const ECHO_LOST_AFTER_MS = 3000;
+const ECHO = '\u0000echo:';
+
+export interface SubscriptionHandlers {
+  onMessage(message: string): void;
+  onLive(): void;
+  onLost(): void;
+}
+
+export function subscribeRedis(url: string, channel: string, publisher: RedisConnection, logger: Logger, handlers: SubscriptionHandlers): RedisSubscription {
+  const echo = `${ECHO}${process.pid}:${Math.random().toString(36).slice(2)}`;
+  let live = false;
+  /** When the last echo came back; 0 after a socket error. */
+  let heardAt = 0;
+  /** Since when the current connection had its chance to hear an echo. */
+  let since = Date.now();
+  let closed = false;
+  let lastError = '';
+  const update = (): void => {
+    const now = Date.now() - heardAt < ECHO_LOST_AFTER_MS;
+    if (now === live || closed) return;
+    live = now;
+    logger[live ? 'info' : 'warn']({ channel }, live ? 'redis subscription live' : 'redis subscription lost');
+    if (live) handlers.onLive();
+    else handlers.onLost();
+  };
+  const sendEcho = (): void => void publisher.sendCommand(['PUBLISH', channel, echo]).catch(() => undefined);
+  const listener = (message: string): void => {
+    if (message === echo) {
+      heardAt = Date.now();
+      lastError = '';
+    }
+    if (message.startsWith(ECHO)) return update();
+    handlers.onMessage(message);
+  };
+  const open = (): Client => {
+    since = Date.now();
+    const client = createClient({ url, socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(retries * 200, 2000) } });
+    const lost = (): void => {
+      if (client !== current) return;
+      heardAt = 0;
+      since = Date.now();
+      update();
+    };
+    client.on('error', (error: Error) => {
+      if (error.message !== lastError) logger.warn({ err: error, channel }, 'redis subscription connection error');
+      lastError = error.message;
+      lost();
+    });
+    client.on('reconnecting', lost);
+    client.on('end', lost);
+    // After a reconnect node-redis subscribes again before it says ready: the echo tells when it holds.
+    client.on('ready', sendEcho);
+    client.connect().catch(() => undefined);
+    client.subscribe(channel, listener).then(sendEcho, () => undefined);
+    return client;
+  };
+  let current = open();
+  const timer = setInterval(() => {
+    update();
+    if (!live && current.isReady && Date.now() - Math.max(heardAt, since) > ECHO_LOST_AFTER_MS) {
+      // Connected as far as the socket knows, yet deaf: start over on a new connection.
+      logger.warn({ channel }, 'redis subscription hears nothing; connecting again');
+      const deaf = current;
+      current = open();
+      deaf.destroy();
+    }
+    sendEcho();
+  }, ECHO_EVERY_MS);
+  timer.unref();
+  return {
+    get live() {
+      return live;
+    },
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      const client = current;
+      if (client.isOpen) await within(client.close(), 1000, 'QUIT').catch(() => undefined);
+      if (client.isOpen) client.destroy();
+    },
+  };
+}

@@ -15,8 +15,13 @@ describe('Auth cache (AUTH_CACHE_TTL_SECONDS=1)', () => {
   let world: World;
 
   before(async () => {
+    const base = await buildApp();
+    world = await createWorld(base.app, base.db);
+  });
+
+  // A cache of its own for each test: after a change (a revocation), a cache keeps nothing for SETTLE_MS.
+  beforeEach(async () => {
     h = await buildApp({ config: testConfig({ AUTH_CACHE_TTL_SECONDS: '1' }) });
-    world = await createWorld(h.app, h.db);
   });
 
   /** The statements the app sends while `work` runs. */

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { buildApp, harness, testConfig, TEST_APP_URL, type Harness } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
-import { closedPort } from '../helpers/net.js';
+import { closedPort, redisAnswers, until } from '../helpers/net.js';
+import { testEnv } from '../helpers/test-env.js';
 import { createScratchDatabase, type TestDatabase } from '../helpers/database.js';
 import { createDb } from '../../src/platform/db/database.js';
 import { migrateLatest } from '../../db/migrations/index.js';
@@ -52,7 +53,7 @@ describe('GET /api/health', () => {
     expect(first.integrations).to.deep.equal({ anaf: false, etsm: true, mdm: true });
     expect(first.modules).to.deep.equal(MODULES);
     expect(Object.keys(first.checks).sort()).to.deep.equal([...CHECKS].sort());
-    expect(first.checks).to.include({ database: true, queue: true, cache: true, redis: true, storage: true, storage_public: true });
+    expect(first.checks).to.include({ database: true, queue: true, cache: false, redis: false, storage: true, storage_public: true });
     expect(first.status).to.equal(first.checks.heartbeat ? 'ok' : 'degraded');
     expect(first.timestamp).to.match(API_TIME);
     expect(Date.parse(first.timestamp)).to.be.within(started - 1000, Date.now() + 1000);
@@ -109,6 +110,27 @@ describe('GET /api/health', () => {
     const res = await api((await buildApp({ deps: { redis } })).app).get('/api/health').expect(200);
     expect(res.body.checks).to.include({ database: true, redis: false, cache: false, storage: true });
     expect(res.body.status).to.equal('degraded');
+  });
+});
+
+describe('GET /api/health with Redis configured', () => {
+  let connection: RedisConnection | undefined;
+
+  after(async () => {
+    await connection?.close();
+  });
+
+  it('When REDIS_URL is set and Redis answers, Then redis and cache are true', async function () {
+    if (!(await redisAnswers(testEnv.redisUrl))) {
+      if (testEnv.ci) throw new Error(`Redis is not reachable at ${testEnv.redisUrl} (required under CI=true)`);
+      this.skip();
+    }
+    connection = await connectRedis(testEnv.redisUrl, silent);
+    // connectRedis waits for Redis at most 2 s; on a busy machine the connection may come up later.
+    await until(() => connection!.ping(), 10_000, 'the Redis connection answers PING');
+    const own = await buildApp({ config: testConfig({ REDIS_URL: testEnv.redisUrl }), deps: { redis: connection } });
+    const res = await api(own.app).get('/health').expect(200);
+    expect(res.body.checks).to.include({ database: true, redis: true, cache: true });
   });
 });
 
@@ -226,7 +248,7 @@ describe('GET /api/health heartbeats', () => {
   it('When the heartbeats table is empty, Then no_records is true with one cron placeholder, the heartbeat check fails and status is degraded', async () => {
     const res = await api(h.app).get('/api/health').expect(200);
     expect(res.body.heartbeats).to.deep.equal({ stale_after_minutes: 5, no_records: true, items: [PLACEHOLDER] });
-    expect(res.body.checks).to.deep.equal({ database: true, cache: true, queue: true, redis: true, storage: true, storage_public: true, heartbeat: false });
+    expect(res.body.checks).to.deep.equal({ database: true, cache: false, queue: true, redis: false, storage: true, storage_public: true, heartbeat: false });
     expect(res.body.status).to.equal('degraded');
   });
 
@@ -245,6 +267,8 @@ describe('GET /api/health heartbeats', () => {
     expect(cron.last_ping_at_ms).to.be.within(started - 1000, ended + 1000); // nowDb reads the monotonic clock
     expect(new Date(cron.last_ping_at_ms).toISOString().slice(0, 23)).to.equal(cron.last_ping_at.slice(0, 23));
     expect(res.body.checks.heartbeat).to.equal(true);
+    // No Redis is configured: redis and cache are false, and that does not make the status degraded.
+    expect(res.body.checks).to.include({ redis: false, cache: false });
     expect(res.body.status).to.equal('ok');
     const metrics = (await api(h.app).get('/up?format=prometheus').expect(200)).text;
     expect(metrics).to.match(/^tpl_heartbeat_age_seconds\{name="cron"\} (\d+(\.\d+)?(e-\d+)?)$/m);
@@ -302,7 +326,7 @@ describe('GET /api/health with the database down', () => {
       expect(Date.now() - started, `${url} answered in`).to.be.below(4000);
     }
     expect(bodies[0].status).to.equal('down');
-    expect(bodies[0].checks).to.include({ database: false, queue: false, storage: true, redis: true });
+    expect(bodies[0].checks).to.include({ database: false, queue: false, storage: true, redis: false, cache: false });
     expect(bodies[0].urls).to.deep.equal({ app: TEST_APP_URL, api: `${TEST_APP_URL}/api` });
     expect(bodies[0].heartbeats.items).to.deep.equal([PLACEHOLDER]);
     expect(bodies[1]).to.deep.equal(bodies[0]);

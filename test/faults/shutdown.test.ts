@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { createDb } from '../../src/platform/db/database.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { testEnv } from '../helpers/test-env.js';
+import { until } from '../helpers/net.js';
 import { ACME, call, DEMO_LOGIN, login, rawConnection, removeFolders, startServer, type RawConnection, type ServerProcess } from './server-process.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -148,7 +149,8 @@ inSqliteRun('The server process: slow clients, SIGTERM under load, the worker at
           }
         }),
       );
-      await sleep(300);
+      // Under load before the signal: a dozen answers (counted, not timed: a busy machine is slow).
+      await until(() => outcomes.filter((o) => o.status === 200).length >= 12, 20_000, 'a dozen answers before SIGTERM', 20);
       const signalledAt = Date.now();
       child.kill('SIGTERM');
       await sleep(300);

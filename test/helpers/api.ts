@@ -42,6 +42,11 @@ function agent(app: Express, credentials: Credentials, check: boolean): Api {
     }
     return test;
   };
+  return withMethods(make);
+}
+
+/** The Api of a function that makes a request of any method (an app in the process, or a URL: test/cluster/remote.ts). */
+export function withMethods(make: (method: string, path: string) => Test): Api {
   return {
     get: (p) => make('get', p),
     post: (p) => make('post', p),

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       appUrl: 'http://localhost:3000',
       databaseUrl: 'sqlite:./data/dev.sqlite',
       redisUrl: undefined,
+      redisPrefix: 'tpl',
       etsmToken: undefined,
       mdmToken: undefined,
       anafEnabled: false,
@@ -50,6 +51,7 @@ describe('loadConfig', () => {
       PORT: '8080',
       DATABASE_URL: 'mysql://user:pass@db:3306/tpl',
       REDIS_URL: 'redis://cache:6379',
+      REDIS_PREFIX: 'wms-eu:prod',
       ETSM_TOKEN: 'etsm',
       MDM_TOKEN: 'mdm',
       ANAF_ENABLED: 'YES',
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: '2',
     });
     expect(config).to.include({
+      redisPrefix: 'wms-eu:prod',
       appEnv: 'production',
       production: true,
       port: 8080,
@@ -132,6 +135,7 @@ describe('loadConfig', () => {
       ['LOGIN_HASH_CONCURRENCY', '0', /^LOGIN_HASH_CONCURRENCY must be a whole number from 1 to 64 \(got "0"\)$/],
       ['HEARTBEAT_STALE_MINUTES', '10081', /^HEARTBEAT_STALE_MINUTES must be a whole number from 1 to 10080/],
       ['HTTP_HEADERS_TIMEOUT_MS', '40000', /^HTTP_HEADERS_TIMEOUT_MS must be a whole number from 100 to 30000 \(got "40000"\)$/],
+      ['REDIS_PREFIX', 'my prefix', /^REDIS_PREFIX must be 1 to 64 letters, digits or \. _ : - \(got "my prefix"\)$/],
       ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', /^HTTP_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 100 to 600000/],
     ];
     for (const [variable, value, message] of cases) {

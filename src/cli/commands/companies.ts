@@ -45,10 +45,12 @@ export const createClient = defineCommand({
   name: 'create-client',
   summary: 'Create a client company (owner of goods and documents) of a provider, with every module on.',
   options: { provider: { kind: 'id', required: true, help: 'the provider company id' }, name, vat },
-  async run(db, o, out) {
+  async run(db, o, out, changed) {
     const provider = await requireProvider(db, o.provider);
     await refuseTwin(db, 'client', o.name, provider.id);
     const id = await createCompany(db, { name: o.name, type: 'client', provider_id: provider.id, ...(o.vat ? { vat_code: o.vat } : {}) });
+    // The provider's members now act for one more client.
+    changed({ kind: 'company', companyId: provider.id });
     out(`Created client company ${id} '${o.name}' of provider ${provider.id} with every module on (${EVERY_MODULE}).`);
   },
 });

@@ -21,7 +21,7 @@ export const setModuleCommand = defineCommand({
   check(o) {
     if (o.on === o.off) throw new UsageError('set-module needs exactly one of --on or --off.');
   },
-  async run(db, o, out) {
+  async run(db, o, out, changed) {
     const target = await requireCompany(db, o.company, '--company');
     const where = `company ${target.id} '${target.name}'`;
     const was = await db.transaction(async (tx) => {
@@ -34,6 +34,7 @@ export const setModuleCommand = defineCommand({
       out(`Module ${o.module} is already ${state} for ${where}; nothing changed.`);
       return;
     }
+    changed({ kind: 'company', companyId: target.id });
     out(`Switched module ${o.module} ${state} for ${where}.`);
     if (o.module === 'api' && !o.on) out(`Note: every data route needs the api module, so ${where} now gets 403 on all of them.`);
   },

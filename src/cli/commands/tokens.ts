@@ -42,10 +42,11 @@ export const revokeTokenCommand = defineCommand({
     if (o.user !== undefined && !o.all) throw new UsageError('revoke-token --user needs --all (to revoke one token, pass --token <token>).');
     if (o.token !== undefined && !looksLikeToken(o.token)) throw new UsageError(`--token: this is not a personal access token (they start with ${TOKEN_PREFIX}).`);
   },
-  async run(db, o, out) {
+  async run(db, o, out, changed) {
     if (o.user !== undefined) {
       const user = await requireUser(db, o.user);
       const count = await revokeTokensOf(db, user.id);
+      if (count > 0) changed({ kind: 'user', userId: user.id });
       out(`Revoked ${count} token${count === 1 ? '' : 's'} of user ${user.id} ${user.email}.`);
       return;
     }
@@ -56,6 +57,7 @@ export const revokeTokenCommand = defineCommand({
       return;
     }
     await revokeToken(db, row.id);
+    changed({ kind: 'token', tokenId: row.id });
     out(`Revoked token ${row.id} '${row.name}' of user ${row.user_id} ${row.email}.`);
   },
 });

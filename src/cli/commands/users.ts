@@ -54,7 +54,7 @@ export const addMember = defineCommand({
     company: { kind: 'id', required: true, help: 'the company id' },
     role: { kind: 'choice', values: ROLES, required: true, help: 'viewer reads; operator also writes; admin also manages webhooks' },
   },
-  async run(db, o, out) {
+  async run(db, o, out, changed) {
     const user = await requireUser(db, o.user);
     const company = await requireCompany(db, o.company, '--company');
     const where = `company ${company.id} '${company.name}'`;
@@ -65,10 +65,12 @@ export const addMember = defineCommand({
     }
     if (current) {
       await updateRole(db, user.id, company.id, o.role);
+      changed({ kind: 'user', userId: user.id });
       out(`Changed the role of user ${user.id} ${user.email} in ${where} from ${current} to ${o.role}.`);
       return;
     }
     await unlessTaken(() => addMembership(db, user.id, company.id, o.role), `User ${user.email} was just made a member of ${where}; run again to change the role.`);
+    changed({ kind: 'user', userId: user.id });
     const reach = company.type === 'provider' ? ' (and so of its clients)' : '';
     out(`Added user ${user.id} ${user.email} to ${where} as ${o.role}${reach}.`);
   },

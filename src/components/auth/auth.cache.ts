@@ -3,55 +3,128 @@
  * does not look up its token, memberships, company and modules every time (5 queries). Bounded
  * (least recently used entries go first) and keyed by the token's hash, never the token. Only
  * successes are kept: a rejected token or a refused company is looked up again every time.
- * Revoking a token through the API forgets it at once in this process; other processes, and
- * changes made with the operator CLI, take effect within the TTL.
+ *
+ * What makes an entry stale is an AuthChange (a token revoked, a user's tokens or memberships
+ * changed, a company's modules or clients changed). `announce` forgets it here and tells the other
+ * instances (auth.invalidation.ts publishes it through Redis); `forget` is what they run.
+ * While changes made elsewhere cannot reach this cache (Redis configured but the subscription is
+ * not live), an entry is trusted for at most UNFOLLOWED_TRUST_MS; without Redis at all, for the TTL.
+ * A lookup that raced a change (it started before the change arrived, or finished within
+ * SETTLE_MS of it, when a replica of the database may not have applied it yet) is not kept.
  */
 import { LRUCache } from 'lru-cache';
 import type { AccessResolver, Access } from '../../platform/http/tenancy.js';
 import type { BearerVerifier } from '../../platform/http/authenticate.js';
 import type { Principal } from '../../platform/openapi/handler-types.js';
+import type { AuthChange } from './auth-change.js';
 import { hashToken } from './tokens.js';
 
 const MAX_ENTRIES = 10_000;
+/** The longest an entry is trusted while changes made on other instances cannot reach this one. */
+export const UNFOLLOWED_TRUST_MS = 1000;
+/** After a change, lookups are not kept for this long (a database replica may still answer the old rows). */
+export const SETTLE_MS = 1000;
 
 export interface AuthCache {
   readonly verifyBearer: BearerVerifier;
   readonly resolveAccess: AccessResolver;
-  /** Forgets a revoked token and what was resolved for it. */
-  forgetToken(tokenId: number): void;
+  /** Forgets, in this process, what `change` makes stale. */
+  forget(change: AuthChange): void;
+  /** Forgets it here and tells every other instance (when they are connected through Redis). */
+  announce(change: AuthChange): Promise<void>;
+  /** Whether changes made on other instances reach this cache now (see auth.invalidation.ts). */
+  setFollowing(following: boolean): void;
+}
+
+export interface AuthCacheOptions {
+  ttlSeconds: number;
+  verify: BearerVerifier;
+  resolve: AccessResolver;
+  /** Tells the other instances; absent without Redis. */
+  publish?: (change: AuthChange) => Promise<void>;
+}
+
+interface Entry<T> {
+  value: T;
+  at: number;
+  principal: Principal;
 }
 
 function principalKey(principal: Principal): string {
   return principal.kind === 'user' ? `user:${principal.user.id}:${principal.tokenId}` : `integration:${principal.integration}`;
 }
 
-export function createAuthCache(ttlSeconds: number, verify: BearerVerifier, resolve: AccessResolver): AuthCache {
-  if (ttlSeconds === 0) return { verifyBearer: verify, resolveAccess: resolve, forgetToken: () => undefined };
+/** Whether a cached entry for `principal` with this access (if any) is made stale by `change`. */
+function staleAfter(change: AuthChange, principal: Principal, access?: Access): boolean {
+  switch (change.kind) {
+    case 'all':
+      return true;
+    case 'token':
+      return principal.kind === 'user' && principal.tokenId === change.tokenId;
+    case 'user':
+      return principal.kind === 'user' && principal.user.id === change.userId;
+    case 'company':
+      return access !== undefined && access.scope.kind === 'company' && access.scope.companyId === change.companyId;
+  }
+}
+
+export function createAuthCache(options: AuthCacheOptions): AuthCache {
+  const { ttlSeconds, verify, resolve, publish } = options;
+  if (ttlSeconds === 0) {
+    return { verifyBearer: verify, resolveAccess: resolve, forget: () => undefined, announce: async (change) => publish?.(change), setFollowing: () => undefined };
+  }
   const ttl = ttlSeconds * 1000;
-  const principals = new LRUCache<string, Principal>({ max: MAX_ENTRIES, ttl });
-  const accesses = new LRUCache<string, Access>({ max: MAX_ENTRIES, ttl });
+  const principals = new LRUCache<string, Entry<Principal>>({ max: MAX_ENTRIES, ttl });
+  const accesses = new LRUCache<string, Entry<Access>>({ max: MAX_ENTRIES, ttl });
+  let following = true;
+  let generation = 0;
+  let changedAt = -Infinity;
+
+  const trusted = <T>(entry: Entry<T> | undefined): T | undefined =>
+    entry && (following || Date.now() - entry.at <= UNFOLLOWED_TRUST_MS) ? entry.value : undefined;
+  /** Whether a lookup that started in generation `started` may be kept. */
+  const keepable = (started: number): boolean => started === generation && Date.now() - changedAt >= SETTLE_MS;
+
+  const forget = (change: AuthChange): void => {
+    generation++;
+    changedAt = Date.now();
+    if (change.kind === 'all') {
+      principals.clear();
+      accesses.clear();
+      return;
+    }
+    for (const [key, entry] of principals.entries()) if (staleAfter(change, entry.value)) principals.delete(key);
+    for (const [key, entry] of accesses.entries()) if (staleAfter(change, entry.principal, entry.value)) accesses.delete(key);
+  };
+
   return {
     verifyBearer: async (db, token) => {
       const key = hashToken(token);
-      const cached = principals.get(key);
+      const cached = trusted(principals.get(key));
       if (cached) return cached;
+      const started = generation;
       const principal = await verify(db, token);
-      if (principal) principals.set(key, principal);
+      if (principal && keepable(started)) principals.set(key, { value: principal, at: Date.now(), principal });
       return principal;
     },
     resolveAccess: async (db, principal, companyId) => {
       const key = `${principalKey(principal)}:${companyId ?? 'default'}`;
-      const cached = accesses.get(key);
+      const cached = trusted(accesses.get(key));
       if (cached) return cached;
+      const started = generation;
       const access = await resolve(db, principal, companyId);
-      accesses.set(key, access);
+      if (keepable(started)) accesses.set(key, { value: access, at: Date.now(), principal });
       return access;
     },
-    forgetToken: (tokenId) => {
-      for (const [key, principal] of principals.entries()) {
-        if (principal.kind === 'user' && principal.tokenId === tokenId) principals.delete(key);
-      }
-      for (const key of [...accesses.keys()]) if (key.startsWith('user:') && key.split(':')[2] === String(tokenId)) accesses.delete(key);
+    forget,
+    announce: async (change) => {
+      forget(change);
+      await publish?.(change);
+    },
+    setFollowing: (now) => {
+      // Changes may have been missed while not following: nothing cached before is trusted.
+      if (now && !following) forget({ kind: 'all' });
+      following = now;
     },
   };
 }

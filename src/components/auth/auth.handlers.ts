@@ -23,7 +23,7 @@ export const authHandlers = {
 
   revokeToken: async ({ deps, auth }) => {
     await revokeToken(deps.db, auth!.principal);
-    if (auth!.principal.kind === 'user') deps.authCache?.forgetToken(auth!.principal.tokenId);
+    if (auth!.principal.kind === 'user') await deps.authCache?.announce({ kind: 'token', tokenId: auth!.principal.tokenId });
     return { status: 200, body: { message: 'Token revoked.' } };
   },
 } satisfies HandlerMap;

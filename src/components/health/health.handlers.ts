@@ -1,6 +1,6 @@
-/** GET /api/health, /health and /up: one health object, as JSON or Prometheus text. */
+/** GET /api/health, /health and /up: one health object, as JSON or Prometheus text; GET /livez and /readyz: the probes. */
 import type { HandlerInput, HandlerMap, Reply } from '../../platform/openapi/handler-types.js';
-import { checkHealth } from './health.service.js';
+import { checkHealth, checkReadiness } from './health.service.js';
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from './health.prometheus.js';
 
 async function health(input: Pick<HandlerInput<'getHealth'>, 'query' | 'deps'>): Promise<Reply<'getHealth'>> {
@@ -18,4 +18,9 @@ export const healthHandlers = {
   getHealth: health,
   getSiteHealth: (input) => health(input),
   getUp: (input) => health(input),
+  getLiveness: async () => ({ status: 200, body: { status: 'ok' } }),
+  getReadiness: async ({ deps }) => {
+    const readiness = await checkReadiness(deps);
+    return readiness.status === 'ready' ? { status: 200, body: readiness } : { status: 503, body: readiness };
+  },
 } satisfies HandlerMap;

@@ -1,6 +1,8 @@
 /**
- * The health of the service: real checks of the database, the rate-limit store (Redis when
- * configured), the storage folders and the heartbeats. The database decides up (200) or down (503).
+ * The health of the service: real checks of the database, Redis (when configured), the storage
+ * folders and the heartbeats. The database decides up (200) or down (503). `checks.redis` and
+ * `checks.cache` are false when no Redis is configured (there is none to answer), and then do not
+ * make the status degraded.
  */
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,20 +11,12 @@ import { epochMs, toApiTime } from '../../kernel/time.js';
 import type { AppDeps } from '../../platform/app-deps.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import * as repository from './health.repository.js';
+import { CHECK_TIMEOUT_MS, withTimeout } from './check-timeout.js';
 
 type Health = Schema<'Health'>;
-export const CHECK_TIMEOUT_MS = 2000;
 /** The heartbeat the scheduler writes; shown as a placeholder until it has run once. */
 export const CRON_HEARTBEAT = 'cron';
-
-/** The check's answer, or `fallback` after CHECK_TIMEOUT_MS; the timer goes as soon as either is known. */
-function withTimeout<T>(work: Promise<T>, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), CHECK_TIMEOUT_MS).unref();
-  });
-  return Promise.race([work.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
-}
+export { CHECK_TIMEOUT_MS };
 
 async function writable(folder: string): Promise<boolean> {
   try {
@@ -60,7 +54,7 @@ export async function checkHealth(deps: AppDeps, now = Date.now()): Promise<Heal
   const { config } = deps;
   const [database, redis, storage, storagePublic] = await Promise.all([
     withTimeout(repository.pingDatabase(deps.db).then(() => true), false),
-    deps.redis ? deps.redis.ping(CHECK_TIMEOUT_MS) : Promise.resolve(true),
+    deps.redis ? deps.redis.ping(CHECK_TIMEOUT_MS) : Promise.resolve(false),
     writable(config.storagePath),
     writable(path.join(config.storagePath, 'public')),
   ]);
@@ -74,8 +68,9 @@ export async function checkHealth(deps: AppDeps, now = Date.now()): Promise<Heal
     storage_public: storagePublic,
     heartbeat: !beats.no_records && beats.items.every((item) => item.ok),
   };
+  const counted = Object.entries(checks).filter(([name]) => deps.redis !== undefined || (name !== 'redis' && name !== 'cache'));
   return {
-    status: !database ? 'down' : Object.values(checks).every(Boolean) ? 'ok' : 'degraded',
+    status: !database ? 'down' : counted.every(([, passes]) => passes) ? 'ok' : 'degraded',
     app: { name: config.appName, env: config.appEnv },
     urls: { app: config.appUrl, api: `${config.appUrl}/api` },
     checks,
@@ -87,3 +82,4 @@ export async function checkHealth(deps: AppDeps, now = Date.now()): Promise<Heal
 }
 
 export { recordHeartbeat } from './health.repository.js';
+export { checkReadiness } from './readiness.js';

@@ -1,7 +1,8 @@
 /**
  * The SQL of the delivery queue, for the worker: fan-out of outbox events into deliveries, claims
- * (FOR UPDATE SKIP LOCKED on MySQL/MariaDB, so several workers never take the same delivery; one
- * worker on SQLite), and the result of each attempt, written only by the claim's holder.
+ * (a conditional UPDATE whose rows decide, with FOR UPDATE SKIP LOCKED on MySQL/MariaDB so that
+ * workers of one server do not wait on each other; see claimDue for a Galera cluster; one worker
+ * on SQLite), and the result of each attempt, written only by the claim's holder.
  */
 import type { Knex } from 'knex';
 import { engineOf } from '../../platform/db/database.js';
@@ -60,27 +61,39 @@ export async function insertDeliveries(
   await tx('webhook_deliveries').insert(rows.map((r) => ({ ...r, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })));
 }
 
-/** Takes up to `limit` due deliveries of active subscriptions for `token` until `until`; answers their ids. */
-export async function claimDue(tx: Knex.Transaction, options: { now: string; until: string; token: string; limit: number }): Promise<number[]> {
+/** The deliveries a worker may claim at `now`: pending or retrying, due, and not held by a live claim. */
+function claimable<T extends Knex.QueryBuilder>(query: T, now: string, prefix = ''): T {
+  return query
+    .whereIn(`${prefix}status`, ['pending', 'retrying'])
+    .where(`${prefix}next_attempt_at`, '<=', now)
+    .where((q) => q.whereNull(`${prefix}claimed_until`).orWhere(`${prefix}claimed_until`, '<', now)) as T;
+}
+
+/**
+ * Takes up to `limit` due deliveries of active subscriptions for `token` until `until`; answers
+ * how many it took. The SELECT only proposes candidates (SKIP LOCKED keeps the workers of one
+ * database server apart); the conditional UPDATE decides: it takes a row only if the row is still
+ * claimable as the server sees it then, and the worker sends only the rows that carry its token
+ * (claimedBy, after the commit). On a Galera cluster SKIP LOCKED holds on one node only: two
+ * workers on two nodes may propose and update the same rows, and certification then lets the
+ * first commit win and fails the other with a deadlock error (1213), which inTransaction retries;
+ * the retry sees the winner's claim (or loses certification again) and never takes the row, so a
+ * delivery is never sent by both.
+ */
+export async function claimDue(tx: Knex.Transaction, options: { now: string; until: string; token: string; limit: number }): Promise<number> {
   const due = skipLocked(
     tx,
-    tx('webhook_deliveries as d')
-      .join('webhooks as w', 'w.id', 'd.webhook_id')
-      .select('d.id')
-      .whereIn('d.status', ['pending', 'retrying'])
-      .where('w.active', true)
-      .where('d.next_attempt_at', '<=', options.now)
-      .where((q) => q.whereNull('d.claimed_until').orWhere('d.claimed_until', '<', options.now))
+    claimable(
+      tx('webhook_deliveries as d').join('webhooks as w', 'w.id', 'd.webhook_id').select('d.id').where('w.active', true),
+      options.now,
+      'd.',
+    )
       .orderBy('d.next_attempt_at')
       .limit(options.limit),
   );
   const ids = ((await due) as Array<{ id: number | string }>).map((r) => Number(r.id));
-  if (ids.length === 0) return [];
-  await tx('webhook_deliveries')
-    .whereIn('id', ids)
-    .where((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', options.now))
-    .update({ claim_token: options.token, claimed_until: options.until });
-  return ids;
+  if (ids.length === 0) return 0;
+  return claimable(tx('webhook_deliveries').whereIn('id', ids), options.now).update({ claim_token: options.token, claimed_until: options.until });
 }
 
 export async function claimedBy(tx: Knex, token: string): Promise<ClaimedDelivery[]> {

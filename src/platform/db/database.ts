@@ -45,6 +45,24 @@ export interface DbOptions {
   log?: Knex.Config['log'];
 }
 
+interface CallbackConnection {
+  query(sql: string, callback: (error: Error | null, rows?: Array<Record<string, unknown>>) => void): void;
+}
+
+/**
+ * On a Galera node (wsrep_on), a connection waits, before each read, until its node has applied
+ * every write the cluster committed before it (wsrep_sync_wait = 1), unless the server already
+ * sets a wait of its own: an order created through one instance is then found by the next request
+ * on any other, as on one server. Elsewhere (plain MariaDB, MySQL) nothing is set.
+ */
+function causalReadsOnGalera(conn: CallbackConnection, done: (error: Error | null, conn: unknown) => void): void {
+  conn.query('SELECT @@GLOBAL.wsrep_on AS wsrep_on, @@SESSION.wsrep_sync_wait AS sync_wait', (error, rows) => {
+    const row = rows?.[0];
+    if (error || !row || Number(row.wsrep_on) !== 1 || Number(row.sync_wait) !== 0) return done(null, conn);
+    conn.query('SET SESSION wsrep_sync_wait = 1', (setError) => done(setError, conn));
+  });
+}
+
 function mysqlConfig(url: string, poolMax: number): Knex.Config {
   const u = new URL(url);
   return {
@@ -62,7 +80,7 @@ function mysqlConfig(url: string, poolMax: number): Knex.Config {
       decimalNumbers: true,
       connectTimeout: 5000,
     },
-    pool: { min: 0, max: poolMax },
+    pool: { min: 0, max: poolMax, afterCreate: causalReadsOnGalera },
     acquireConnectionTimeout: 10_000,
   };
 }

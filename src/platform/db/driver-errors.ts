@@ -26,10 +26,32 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e.errno === 1451 || e.errno === 1452;
 }
 
-/** A transaction MySQL/MariaDB rolled back as a deadlock victim or after waiting too long for a lock. */
+/**
+ * A transaction MySQL/MariaDB rolled back whole, so that running it again is safe: a deadlock
+ * victim (1213), a lock wait timeout (1205), or a COMMIT that failed (1180, ER_ERROR_DURING_COMMIT).
+ * On a Galera cluster a transaction that loses a certification conflict to a write committed on
+ * another node fails with 1213 too, at any statement or at COMMIT (which knex's transaction
+ * rejects with), and is retried the same way.
+ */
 export function isRetryableTransactionError(error: unknown): boolean {
   const e = asDriverError(error);
-  return e.errno === 1213 || e.errno === 1205 || e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT';
+  return (
+    e.errno === 1213 ||
+    e.errno === 1205 ||
+    e.errno === 1180 ||
+    e.code === 'ER_LOCK_DEADLOCK' ||
+    e.code === 'ER_LOCK_WAIT_TIMEOUT' ||
+    e.code === 'ER_ERROR_DURING_COMMIT'
+  );
+}
+
+/**
+ * A Galera node that is not part of the primary component, or not synced yet, refuses every
+ * statement with 1047 (ER_UNKNOWN_COM_ERROR, "WSREP has not yet prepared node for application
+ * use"): for the instances on it, the database is unavailable until the node rejoins.
+ */
+function isGaleraNodeNotReady(e: DriverError, message: string): boolean {
+  return e.errno === 1047 && /WSREP/i.test(message);
 }
 
 /**
@@ -42,7 +64,7 @@ const SQLITE_GONE = /The database connection is not open|Unable to acquire a con
  * The database is unreachable, went away or did not answer in time (not a query error). mysql2
  * marks every error that killed its connection `fatal`, including the one a transaction's ROLLBACK
  * meets on a connection that died under it; SQLite's busy timeout is its form of a database that
- * does not answer writes.
+ * does not answer writes; a Galera node outside the primary component answers nothing but 1047.
  */
 export function isConnectionError(error: unknown): boolean {
   const e = asDriverError(error) as DriverError & { fatal?: boolean };
@@ -56,6 +78,7 @@ export function isConnectionError(error: unknown): boolean {
     e.errno === 2002 ||
     e.errno === 2013 ||
     e.errno === 2006 ||
+    isGaleraNodeNotReady(e, message) ||
     SQLITE_GONE.test(message)
   );
 }

@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from '../../helpers/database.js';
-import { inTransaction } from '../../../src/platform/db/transaction.js';
+import { ATTEMPTS, inTransaction, retryPauseMs } from '../../../src/platform/db/transaction.js';
+import { isConnectionError, isRetryableTransactionError } from '../../../src/platform/db/driver-errors.js';
 
 const deadlock = (): Error => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
 
@@ -70,5 +71,67 @@ describe('inTransaction', () => {
       (error: unknown) => expect(error).to.equal(failure),
     );
     expect(await labels()).to.deep.equal([]);
+  });
+
+  it('When COMMIT itself fails as a certification conflict (1213 at commit, as Galera answers), Then the whole transaction is run again', async () => {
+    let runs = 0;
+    const commits: number[] = [];
+    // knex sends COMMIT through the transaction's client: the first COMMIT answers as a Galera
+    // node whose writeset lost certification to another node's (the server rolled it back).
+    const result = await inTransaction(db, async (tx) => {
+      runs++;
+      await tx('tx_probe').insert({ label: `run ${runs}` });
+      const client = (tx as unknown as { client: { query(conn: unknown, sql: unknown): Promise<unknown> } }).client;
+      const query = client.query.bind(client);
+      client.query = async (conn, sql) => {
+        const text = typeof sql === 'string' ? sql : (sql as { sql?: string }).sql ?? '';
+        if (/^COMMIT/i.test(text)) {
+          commits.push(runs);
+          if (runs === 1) {
+            await query(conn, 'ROLLBACK;');
+            throw Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
+          }
+        }
+        return query(conn, sql);
+      };
+      return 'done';
+    });
+    expect(result).to.equal('done');
+    expect({ runs, commits }).to.deep.equal({ runs: 2, commits: [1, 2] });
+    expect(await labels()).to.deep.equal(['run 2']);
+  });
+
+  it('When the work is a victim every time, Then it gives up after ATTEMPTS runs with the deadlock error', async function () {
+    this.timeout(20_000);
+    let runs = 0;
+    const attempt = inTransaction(db, async () => {
+      runs++;
+      throw deadlock();
+    });
+    await attempt.then(() => expect.fail('should have failed'), (error: unknown) => expect(isRetryableTransactionError(error)).to.equal(true));
+    expect(runs).to.equal(ATTEMPTS);
+  });
+});
+
+describe('Retryable and connection errors (MariaDB and Galera)', () => {
+  const error = (errno: number, code: string, message: string) => Object.assign(new Error(message), { errno, code });
+
+  it('When MariaDB or Galera rolled a transaction back whole (deadlock, lock wait, certification conflict, failed COMMIT), Then it is retryable', () => {
+    expect(isRetryableTransactionError(error(1213, 'ER_LOCK_DEADLOCK', 'Deadlock found when trying to get lock; try restarting transaction'))).to.equal(true);
+    expect(isRetryableTransactionError(error(1205, 'ER_LOCK_WAIT_TIMEOUT', 'Lock wait timeout exceeded; try restarting transaction'))).to.equal(true);
+    expect(isRetryableTransactionError(error(1180, 'ER_ERROR_DURING_COMMIT', 'Got error 6 "No such device or address" during COMMIT'))).to.equal(true);
+    expect(isRetryableTransactionError(error(1062, 'ER_DUP_ENTRY', "Duplicate entry '1' for key 'PRIMARY'"))).to.equal(false);
+  });
+
+  it('When a Galera node is outside the primary component (1047 WSREP not ready), Then it is a connection error (503), not a retry on the same node', () => {
+    const notReady = error(1047, 'ER_UNKNOWN_COM_ERROR', 'WSREP has not yet prepared node for application use');
+    expect(isConnectionError(notReady)).to.equal(true);
+    expect(isRetryableTransactionError(notReady)).to.equal(false);
+    expect(isConnectionError(error(1047, 'ER_UNKNOWN_COM_ERROR', 'Unknown command'))).to.equal(false);
+  });
+
+  it('When the pauses between attempts are drawn, Then they double from 10 ms and stop growing at 500 ms', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => retryPauseMs(n, 1))).to.deep.equal([10, 20, 40, 80, 160, 320, 500, 500, 500]);
+    expect(retryPauseMs(3, 0.5)).to.equal(20);
   });
 });
