@@ -4,6 +4,7 @@
  * through mysql2.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 
@@ -13,11 +14,36 @@ export function engineOf(db: Knex | Knex.Transaction): Engine {
   return db.client.config.client === 'mysql2' ? 'mysql' : 'sqlite';
 }
 
+type KnexClass = new (...args: never[]) => object;
+const knexInternals = createRequire(import.meta.url);
+
+/**
+ * better-sqlite3 whose transactions begin with BEGIN IMMEDIATE, taking the write lock at once. With
+ * knex's plain BEGIN (deferred), a transaction that reads and then writes while another process
+ * (the webhook worker beside the server) has written since its read fails at once with SQLITE_BUSY:
+ * SQLite does not wait its busy_timeout where waiting could deadlock. Taken at BEGIN, the lock is
+ * waited for like any other. knex has no option for it, so its SQLite transaction class is extended.
+ */
+function immediateSqliteClient(): KnexClass {
+  const Client = knexInternals('knex/lib/dialects/better-sqlite3/index.js') as KnexClass;
+  const SqliteTransaction = knexInternals('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js') as KnexClass;
+  class ImmediateTransaction extends SqliteTransaction {
+    begin(conn: unknown): Promise<unknown> {
+      return (this as unknown as { query(conn: unknown, sql: string): Promise<unknown> }).query(conn, 'BEGIN IMMEDIATE;');
+    }
+  }
+  return class ImmediateSqliteClient extends Client {
+    transaction(...args: unknown[]): object {
+      return new ImmediateTransaction(...([this, ...args] as never[]));
+    }
+  };
+}
+
 function sqliteConfig(url: string): Knex.Config {
   const file = url.slice('sqlite:'.length);
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   return {
-    client: 'better-sqlite3',
+    client: immediateSqliteClient() as unknown as Knex.Config['client'],
     connection: { filename: file },
     useNullAsDefault: true,
     pool: {
