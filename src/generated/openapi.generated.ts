@@ -30,7 +30,9 @@ export interface paths {
         };
         /**
          * Read this OpenAPI document
-         * @description The OpenAPI 3.0.3 document of the API, as the server validates requests against it.
+         * @description The OpenAPI 3.0.3 document of the API, as the server validates requests against it. Its
+         *     `servers` names this server's public address (absolute, the operator's `APP_URL`), so a
+         *     client generated from the downloaded file knows where to send requests.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -1076,7 +1078,7 @@ export interface components {
             user: components["schemas"]["UserSummary"];
         };
         /** @description The body of every error response. */
-        Error: {
+        ErrorBody: {
             /**
              * @description What went wrong, for a person to read.
              * @example Article 42 was not found.
@@ -1096,11 +1098,18 @@ export interface components {
             [key: string]: string[];
         };
         /** @description The body of a 422 response. */
-        ValidationError: {
+        ValidationErrorBody: {
             /** @example The given data was invalid. */
             message: string;
             errors: components["schemas"]["FieldErrors"];
         };
+        /**
+         * @description A company id as HTTP sends it, in a header: decimal digits with no sign, no leading zero and
+         *     no spaces, from 1 to 2147483647 (a larger number answers `422`). Typed as a string because a
+         *     header is text; send the id's digits (`'2'`).
+         * @example 2
+         */
+        CompanyIdHeader: string;
         /** @description A confirmation for a person to read. */
         Message: {
             /** @example Token revoked. */
@@ -2128,7 +2137,7 @@ export interface components {
                  *       "message": "Unauthenticated."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request breaks the schema or a business rule. */
@@ -2147,7 +2156,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ValidationError"];
+                "application/json": components["schemas"]["ValidationErrorBody"];
             };
         };
         /** @description The database is unreachable or does not answer in time, or a write kept colliding with concurrent writes of the same records (nothing was changed). Retry after `Retry-After` seconds. */
@@ -2162,7 +2171,7 @@ export interface components {
                  *       "message": "The service is temporarily unavailable. Try again shortly."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description Malformed JSON, a body that is not what its `Content-Encoding` says (gzip, deflate, br), or the `X-Company-Id` header is missing where it is required. */
@@ -2179,7 +2188,7 @@ export interface components {
                  *       "message": "The X-Company-Id header is required."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request body is larger than 1 MiB. */
@@ -2196,7 +2205,7 @@ export interface components {
                  *       "message": "The request body is larger than 1 MiB."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request body is not `application/json`, or is compressed with a `Content-Encoding` other than gzip, deflate or br. */
@@ -2213,7 +2222,7 @@ export interface components {
                  *       "message": "The request body must be application/json."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request breaks the schema or a business rule. */
@@ -2235,7 +2244,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ValidationError"];
+                "application/json": components["schemas"]["ValidationErrorBody"];
             };
         };
         /** @description A rate limit is exceeded, or the client address has had too many failed authentications this minute. */
@@ -2253,7 +2262,7 @@ export interface components {
                  *       "message": "Too many requests. Try again in 42 seconds."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The bearer token is missing, malformed, unknown or revoked. */
@@ -2270,7 +2279,7 @@ export interface components {
                  *       "message": "Unauthenticated."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The database is unreachable or does not answer in time, or a write kept colliding with concurrent writes of the same records (nothing was changed). Retry after `Retry-After` seconds. */
@@ -2288,7 +2297,7 @@ export interface components {
                  *       "message": "The service is temporarily unavailable. Try again shortly."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The company is not the user's, its module is not active, or the user's role does not allow the operation. */
@@ -2305,7 +2314,7 @@ export interface components {
                  *       "message": "The inbound module is not active for company Acme Foods."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description No such resource in the company scope. */
@@ -2322,7 +2331,7 @@ export interface components {
                  *       "message": "Article 42 was not found."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description A request with the same Idempotency-Key is still being processed (or, after a minute without an answer, took this one's key over: this one then changed nothing). */
@@ -2339,7 +2348,7 @@ export interface components {
                  *       "message": "A request with this Idempotency-Key is still being processed."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The integration's shared token is not configured on the server, or the database is unavailable (then with `Retry-After`). */
@@ -2357,7 +2366,7 @@ export interface components {
                  *       "message": "The etsm integration is not configured."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2417,10 +2426,16 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The company the request acts for. Without it the default scope applies. */
-        CompanyIdOptional: number;
-        /** @description The company the request acts for. Required on this operation (400 without it). */
-        CompanyIdRequired: number;
+        /**
+         * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+         *     Without it the default scope applies. Another value answers `422`.
+         */
+        CompanyIdOptional: components["schemas"]["CompanyIdHeader"];
+        /**
+         * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+         *     Required on this operation (`400` without it); another value answers `422`.
+         */
+        CompanyIdRequired: components["schemas"]["CompanyIdHeader"];
         /**
          * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
          *     The same key with the same body within 24 hours answers the stored response again, with
@@ -2624,7 +2639,7 @@ export interface operations {
                      *       "message": "Too many logins are being checked at once. Try again in 1 second."
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2673,7 +2688,10 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -2711,7 +2729,10 @@ export interface operations {
                 search?: string;
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -2742,7 +2763,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -2786,7 +2810,10 @@ export interface operations {
                 search?: string;
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -2817,7 +2844,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -2857,7 +2887,10 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -2888,7 +2921,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -2930,7 +2966,10 @@ export interface operations {
                 search?: string;
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -2961,7 +3000,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -3027,7 +3069,10 @@ export interface operations {
                 per_page?: number;
             };
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path?: never;
@@ -3059,7 +3104,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3094,7 +3142,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3136,7 +3187,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3189,7 +3243,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3230,7 +3287,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3261,7 +3321,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -3328,7 +3391,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3363,7 +3429,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3413,7 +3482,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3444,7 +3516,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -3505,7 +3580,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3540,7 +3618,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3592,7 +3673,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3623,7 +3707,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -3687,7 +3774,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3722,7 +3812,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3764,7 +3857,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3806,7 +3902,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3837,7 +3936,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -3902,7 +4004,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3942,7 +4047,10 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3973,7 +4081,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -4032,7 +4143,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -4067,7 +4181,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4109,7 +4226,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4151,7 +4271,10 @@ export interface operations {
                 status?: components["schemas"]["WebhookDeliveryStatus"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -4186,7 +4309,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4226,7 +4352,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4296,7 +4425,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -4450,7 +4582,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4497,7 +4632,10 @@ export interface operations {
                 operationName?: string;
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -4530,7 +4668,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path?: never;

@@ -58,7 +58,7 @@ async function login(setup: ErpSetup, email: string): Promise<{ api: Api; email:
   const anonymous = createClient<paths>({ baseUrl: setup.baseUrl });
   const body = { email, password: setup.password, device_name: 'erp-sync' };
   const { token, user } = await ok('POST /api/auth/token', anonymous.POST('/api/auth/token', { body }));
-  const headers = { Authorization: `Bearer ${token}`, 'X-Company-Id': setup.companyId };
+  const headers = { Authorization: `Bearer ${token}`, 'X-Company-Id': String(setup.companyId) };
   return { api: createClient<paths>({ baseUrl: setup.baseUrl, headers }), email: user.email };
 }
 
@@ -72,7 +72,7 @@ async function stockOf(api: Api, setup: ErpSetup, articleId: number, stockType: 
 
 export async function runErpIntegration(setup: ErpSetup): Promise<ErpOutcome> {
   const { api, email } = await login(setup, setup.operatorEmail);
-  const scope = { 'X-Company-Id': setup.companyId };
+  const scope = { 'X-Company-Id': String(setup.companyId) };
 
   // Master data: create, replay a create by its Idempotency-Key, update and deactivate by code.
   const codes = ['JAR', 'CAN', 'BOX'].map((kind) => `ERP-${kind}-${setup.tag}`);
@@ -189,7 +189,7 @@ export async function runErpIntegration(setup: ErpSetup): Promise<ErpOutcome> {
  * unused `@ts-expect-error` fails the typecheck, so this also proves the client is not `any`).
  */
 export function rejectedByTheTypes(api: Api, companyId: number): void {
-  const header = { 'X-Company-Id': companyId };
+  const header = { 'X-Company-Id': String(companyId) };
   // @ts-expect-error: no such path
   void api.GET('/api/article');
   // @ts-expect-error: `shipped` is not a sales-order status

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { readDocument } from '../../platform/openapi/document.js';
+import { servedDocument } from './discovery.service.js';
 
-let page: string | undefined;
+const pages = new Map<string, string>();
 const REDOC_REMOTE_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
 /** JSON or script text that is safe inside a <script> element. */
@@ -14,14 +14,15 @@ function scriptSafe(text: string): string {
   return text.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-export function docsPage(): string {
+export function docsPage(appUrl: string): string {
+  let page = pages.get(appUrl);
   if (page) return page;
   const require = createRequire(import.meta.url);
   const redoc = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8')
     .replace(/<\/script/gi, '<\\/script')
     // The attribution logo is the bundle's one remote resource; an empty image keeps the page offline.
     .replace(REDOC_REMOTE_LOGO, 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E');
-  const document = readDocument();
+  const document = servedDocument(appUrl);
   page = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -44,5 +45,6 @@ Redoc.init(${scriptSafe(JSON.stringify(document))}, {
 </body>
 </html>
 `;
+  pages.set(appUrl, page);
   return page;
 }
