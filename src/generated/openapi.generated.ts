@@ -885,14 +885,17 @@ export interface paths {
         };
         /**
          * Open GraphiQL, or run a GraphQL query
-         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page, which works offline and needs no token; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id` (401, 400 otherwise) and the company's `api` module (403 when it is off), with POST's limits, statuses and codes.
+         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page, which works offline and needs no token; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id` (401, 400 otherwise; a query that only introspects needs neither) and the company's `api` module (403 when it is off), with POST's limits, statuses and codes.
          */
         get: operations["getGraphql"];
         put?: never;
         /**
          * Run a GraphQL query
-         * @description GraphQL over HTTP with the same bearer token and `X-Company-Id` as REST. Field names are
-         *     snake_case. Queries: `articles(limit, search, after)`, `article(id)`, `partners(limit, type,
+         * @description GraphQL over HTTP with the same bearer token and `X-Company-Id` as REST: a query needs both
+         *     (401 `UNAUTHENTICATED` without the token, 400 `BAD_REQUEST` without the header), except a
+         *     query that only introspects the schema (`__schema`, `__type`, `__typename` at its root), which
+         *     needs neither: the schema is public, and GraphiQL loads its docs before a token is set. A
+         *     token that is sent must be valid. Field names are snake_case. Queries: `articles(limit, search, after)`, `article(id)`, `partners(limit, type,
          *     search, after)`, `warehouses(limit, after)`; `after` is the last id seen and the next page
          *     holds higher ids. A request refused before the query runs answers with the REST status and a
          *     GraphQL body: 401 `UNAUTHENTICATED`, 400 `BAD_REQUEST` (no `X-Company-Id`), 403 `FORBIDDEN`
@@ -4667,12 +4670,12 @@ export interface operations {
     postGraphql: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Required on this operation (`400` without it); another value answers `422`.
+                 *     Without it the default scope applies. Another value answers `422`.
                  */
-                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
             cookie?: never;
