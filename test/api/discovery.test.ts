@@ -79,17 +79,32 @@ describe('GET /openapi.json', () => {
 });
 
 describe('GET /docs', () => {
-  it('When fetched, Then it is an HTML reference that loads nothing from elsewhere', async () => {
+  it('When fetched, Then it is an HTML reference (Scalar) with the document inline, that loads nothing from elsewhere and calls none of Scalar\'s services', async () => {
     const h = await harness();
     const res = await api(h.app).get('/docs').expect(200).expect('Content-Type', /text\/html/);
-    expect(res.text).to.include('Redoc.init(');
+    expect(res.text).to.include("Scalar.createApiReference('#app', {");
     expect(res.text).to.include('"operationId":"createReception"');
+    expect(res.text).to.include(`"servers":[{"url":"${TEST_APP_URL}"`);
+    const configuration = res.text.split("Scalar.createApiReference('#app', {")[1]!;
+    for (const setting of ['withDefaultFonts: false', 'telemetry: false', 'agent: { disabled: true }', 'hideClientButton: true', "showDeveloperTools: 'never'"]) {
+      expect(configuration).to.include(`\n  ${setting},`);
+    }
+    expect(configuration, 'no request proxy: try-it talks to this server').not.to.match(/proxyUrl|proxy:/);
     expect(res.text).not.to.match(/<script[^>]+src=/i);
     expect(res.text).not.to.match(/<link[^>]+href=["']?https?:/i);
-    expect(res.text, 'the attribution logo of the Redoc CDN').not.to.include('cdn.redoc.ly/redoc/logo-mini.svg');
     const csp = res.headers['content-security-policy'];
     expect(csp).to.include("default-src 'none'");
-    expect(csp).to.include("img-src 'self' data:");
+    expect(csp).to.include("connect-src 'self'");
     expect(csp).not.to.match(/https?:/);
+  });
+
+  it("When fetched, Then the description carries the guide's chapters in the guide's order, after the document's own sections", async () => {
+    const res = await api((await harness()).app).get('/docs').expect(200);
+    const description: string = JSON.parse(/"description":("(?:[^"\\]|\\.)*")/.exec(res.text)![1]!);
+    const titles = [...description.matchAll(/^# (.+)$/gm)].map((m) => m[1]);
+    expect(titles.slice(0, 1)).to.deep.equal(['Overview']);
+    expect(titles).to.include.members(['Quickstart: from a token to stock', 'Errors', 'Rate limits', 'Webhooks', 'Generating a client']);
+    expect(titles.indexOf('Errors')).to.be.lessThan(titles.indexOf('Rate limits'));
+    expect(description).to.include('[Rate limits](#description/rate-limits)');
   });
 });

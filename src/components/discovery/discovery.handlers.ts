@@ -16,7 +16,7 @@ export const discoveryHandlers = {
     status: 200,
     body: docsPage(deps.config.appUrl),
     contentType: 'text/html',
-    // The page loads nothing from anywhere: even the attribution logo Redoc links from its CDN stays unloaded.
+    // The page loads nothing from anywhere, and its try-it talks only to this server.
     headers: { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY },
   }),
 } satisfies HandlerMap;
