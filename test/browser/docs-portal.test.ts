@@ -17,8 +17,7 @@ import type { Page, Request, Response } from 'playwright-core';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { buildApp, testConfig, type Harness } from '../helpers/harness.js';
-import { guideChapters } from '../../src/components/discovery/guide.js';
-import { guideDescription } from '../../src/components/discovery/docs-page.js';
+import { guideChapters, guideDescription } from '../../src/components/discovery/guide.js';
 import { ensureChromium, launchChromium, type Browser } from './chromium.js';
 
 /** The tags the issue names; the served document may have more, never fewer. */

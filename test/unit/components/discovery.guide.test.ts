@@ -8,8 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { guideChapters, listedChapterFiles } from '../../../src/components/discovery/guide.js';
-import { guideDescription, headingSlug } from '../../../src/components/discovery/docs-page.js';
+import { guideChapters, guideDescription, headingSlug, listedChapterFiles } from '../../../src/components/discovery/guide.js';
 
 function docsFolder(index: string, chapters: Record<string, string>): string {
   const docs = mkdtempSync(path.join(tmpdir(), 'tpl-guide-'));
