@@ -4,13 +4,21 @@ SHELL := /bin/bash
 TSX := node_modules/.bin/tsx
 INSTALLED := node_modules/.install-stamp
 
-.PHONY: run test cluster-test fuzz install codegen codegen-check lint typecheck migrate build bench clean
+.PHONY: help run test cluster-test fuzz install codegen codegen-check lint typecheck migrate build bench clean
+.DEFAULT_GOAL := help
+
+## make help: list every target with what it does (read from the `## make <target>:` comments of this file)
+help:
+	@awk '/^## make [a-z-]+:/ { if (t) printf "  make %-14s %s\n", t, d; t = $$3; sub(/:$$/, "", t); d = substr($$0, index($$0, ":") + 2); next } \
+	     /^## / && t { d = d " " substr($$0, 4); next } \
+	     { if (t) printf "  make %-14s %s\n", t, d; t = "" }' $(firstword $(MAKEFILE_LIST))
 
 $(INSTALLED): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@test -f node_modules/better-sqlite3/build/Release/better_sqlite3.node || { echo "better-sqlite3 was not built (install scripts blocked?)"; exit 1; }
 	@touch $@
 
+## make install: npm ci when package.json or package-lock.json changed since the last install
 install: $(INSTALLED)
 
 ## make run: install, check generated files, migrate and seed the demo (SQLite), serve on PORT (3000).
@@ -40,12 +48,15 @@ fuzz: install codegen-check
 	    --require test/helpers/hooks.ts test/fuzz/fuzz.test.ts || exit 1; \
 	done
 
+## make codegen: bundle openapi/ into openapi/openapi.json; regenerate src/generated/ (types, GraphQL schema)
 codegen: install
 	$(TSX) codegen/generate.ts
 
+## make codegen-check: fail when openapi/openapi.json or src/generated/ is stale (run make codegen)
 codegen-check: install
 	$(TSX) codegen/generate.ts --check
 
+## make typecheck: tsc --noEmit over src/ and test/
 typecheck: install
 	node_modules/.bin/tsc --noEmit
 
@@ -57,6 +68,7 @@ lint: typecheck codegen-check
 migrate: install
 	$(TSX) db/cli.ts migrate
 
+## make build: compile to dist/ (npm start runs it)
 build: install codegen-check
 	node_modules/.bin/tsc -p tsconfig.build.json
 
@@ -67,5 +79,6 @@ bench: install codegen-check
 	node_modules/.bin/tsc -p tsconfig.bench.json
 	node dist/test/bench/run.js
 
+## make clean: remove dist/ and the test statistics
 clean:
 	rm -rf dist .test-stats

@@ -30,7 +30,9 @@ export interface paths {
         };
         /**
          * Read this OpenAPI document
-         * @description The OpenAPI 3.0.3 document of the API, as the server validates requests against it.
+         * @description The OpenAPI 3.0.3 document of the API, as the server validates requests against it. Its
+         *     `servers` names this server's public address (absolute, the operator's `APP_URL`), so a
+         *     client generated from the downloaded file knows where to send requests.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -948,14 +950,17 @@ export interface paths {
         };
         /**
          * Open GraphiQL, or run a GraphQL query
-         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page, which works offline and needs no token; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id` (401, 400 otherwise) and the company's `api` module (403 when it is off), with POST's limits, statuses and codes.
+         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page, which works offline and needs no token; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id` (401, 400 otherwise; a query that only introspects needs neither) and the company's `api` module (403 when it is off), with POST's limits, statuses and codes.
          */
         get: operations["getGraphql"];
         put?: never;
         /**
          * Run a GraphQL query
-         * @description GraphQL over HTTP with the same bearer token and `X-Company-Id` as REST. Field names are
-         *     snake_case. Queries: `articles(limit, search, after)`, `article(id)`, `partners(limit, type,
+         * @description GraphQL over HTTP with the same bearer token and `X-Company-Id` as REST: a query needs both
+         *     (401 `UNAUTHENTICATED` without the token, 400 `BAD_REQUEST` without the header), except a
+         *     query that only introspects the schema (`__schema`, `__type`, `__typename` at its root), which
+         *     needs neither: the schema is public, and GraphiQL loads its docs before a token is set. A
+         *     token that is sent must be valid. Field names are snake_case. Queries: `articles(limit, search, after)`, `article(id)`, `partners(limit, type,
          *     search, after)`, `warehouses(limit, after)`; `after` is the last id seen and the next page
          *     holds higher ids. A request refused before the query runs answers with the REST status and a
          *     GraphQL body: 401 `UNAUTHENTICATED`, 400 `BAD_REQUEST` (no `X-Company-Id`), 403 `FORBIDDEN`
@@ -1173,7 +1178,7 @@ export interface components {
             user: components["schemas"]["UserSummary"];
         };
         /** @description The body of every error response. */
-        Error: {
+        ErrorBody: {
             /**
              * @description What went wrong, for a person to read.
              * @example Article 42 was not found.
@@ -1193,11 +1198,18 @@ export interface components {
             [key: string]: string[];
         };
         /** @description The body of a 422 response. */
-        ValidationError: {
+        ValidationErrorBody: {
             /** @example The given data was invalid. */
             message: string;
             errors: components["schemas"]["FieldErrors"];
         };
+        /**
+         * @description A company id as HTTP sends it, in a header: decimal digits with no sign, no leading zero and
+         *     no spaces, from 1 to 2147483647 (a larger number answers `422`). Typed as a string because a
+         *     header is text; send the id's digits (`'2'`).
+         * @example 2
+         */
+        CompanyIdHeader: string;
         /** @description A confirmation for a person to read. */
         Message: {
             /** @example Token revoked. */
@@ -2442,7 +2454,7 @@ export interface components {
                  *       "message": "Unauthenticated."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request breaks the schema or a business rule. */
@@ -2461,7 +2473,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ValidationError"];
+                "application/json": components["schemas"]["ValidationErrorBody"];
             };
         };
         /** @description The database is unreachable or does not answer in time, or a write kept colliding with concurrent writes of the same records (nothing was changed). Retry after `Retry-After` seconds. */
@@ -2476,7 +2488,7 @@ export interface components {
                  *       "message": "The service is temporarily unavailable. Try again shortly."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description Malformed JSON, a body that is not what its `Content-Encoding` says (gzip, deflate, br), or the `X-Company-Id` header is missing where it is required. */
@@ -2493,7 +2505,7 @@ export interface components {
                  *       "message": "The X-Company-Id header is required."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request body is larger than 1 MiB. */
@@ -2510,7 +2522,7 @@ export interface components {
                  *       "message": "The request body is larger than 1 MiB."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request body is not `application/json`, or is compressed with a `Content-Encoding` other than gzip, deflate or br. */
@@ -2527,7 +2539,7 @@ export interface components {
                  *       "message": "The request body must be application/json."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request breaks the schema or a business rule. */
@@ -2549,7 +2561,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ValidationError"];
+                "application/json": components["schemas"]["ValidationErrorBody"];
             };
         };
         /** @description A rate limit is exceeded, or the client address has had too many failed authentications this minute. */
@@ -2567,7 +2579,7 @@ export interface components {
                  *       "message": "Too many requests. Try again in 42 seconds."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The bearer token is missing, malformed, unknown or revoked. */
@@ -2584,7 +2596,7 @@ export interface components {
                  *       "message": "Unauthenticated."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The database is unreachable or does not answer in time, or a write kept colliding with concurrent writes of the same records (nothing was changed). Retry after `Retry-After` seconds. */
@@ -2602,7 +2614,7 @@ export interface components {
                  *       "message": "The service is temporarily unavailable. Try again shortly."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The company is not the user's, its module is not active, or the user's role does not allow the operation. */
@@ -2619,7 +2631,7 @@ export interface components {
                  *       "message": "The inbound module is not active for company Acme Foods."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description No such resource in the company scope. */
@@ -2636,7 +2648,7 @@ export interface components {
                  *       "message": "Article 42 was not found."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description A request with the same Idempotency-Key is still being processed (or, after a minute without an answer, took this one's key over: this one then changed nothing). */
@@ -2653,7 +2665,7 @@ export interface components {
                  *       "message": "A request with this Idempotency-Key is still being processed."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The integration's shared token is not configured on the server, or the database is unavailable (then with `Retry-After`). */
@@ -2671,7 +2683,7 @@ export interface components {
                  *       "message": "The etsm integration is not configured."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -2731,10 +2743,16 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The company the request acts for. Without it the default scope applies. */
-        CompanyIdOptional: number;
-        /** @description The company the request acts for. Required on this operation (400 without it). */
-        CompanyIdRequired: number;
+        /**
+         * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+         *     Without it the default scope applies. Another value answers `422`.
+         */
+        CompanyIdOptional: components["schemas"]["CompanyIdHeader"];
+        /**
+         * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+         *     Required on this operation (`400` without it); another value answers `422`.
+         */
+        CompanyIdRequired: components["schemas"]["CompanyIdHeader"];
         /**
          * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
          *     The same key with the same body within 24 hours answers the stored response again, with
@@ -3011,7 +3029,7 @@ export interface operations {
                      *       "message": "Too many logins are being checked at once. Try again in 1 second."
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3060,7 +3078,10 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3098,7 +3119,10 @@ export interface operations {
                 search?: string;
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3129,7 +3153,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3173,7 +3200,10 @@ export interface operations {
                 search?: string;
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3204,7 +3234,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3244,7 +3277,10 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3275,7 +3311,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3317,7 +3356,10 @@ export interface operations {
                 search?: string;
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3348,7 +3390,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -3414,7 +3459,10 @@ export interface operations {
                 per_page?: number;
             };
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path?: never;
@@ -3446,7 +3494,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3481,7 +3532,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3523,7 +3577,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3576,7 +3633,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3617,7 +3677,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3648,7 +3711,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -3715,7 +3781,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3750,7 +3819,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3800,7 +3872,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -3831,7 +3906,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -3892,7 +3970,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -3927,7 +4008,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -3979,7 +4063,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -4010,7 +4097,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -4074,7 +4164,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -4109,7 +4202,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4151,7 +4247,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -4213,7 +4312,10 @@ export interface operations {
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -4244,7 +4346,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -4309,7 +4414,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -4349,7 +4457,10 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -4380,7 +4491,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -4439,7 +4553,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -4474,7 +4591,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4516,7 +4636,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4558,7 +4681,10 @@ export interface operations {
                 status?: components["schemas"]["WebhookDeliveryStatus"];
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path: {
@@ -4593,7 +4719,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4633,7 +4762,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4703,7 +4835,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
                  * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
@@ -4857,7 +4992,10 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
             };
             path: {
@@ -4904,7 +5042,10 @@ export interface operations {
                 operationName?: string;
             };
             header?: {
-                /** @description The company the request acts for. Without it the default scope applies. */
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
@@ -4936,9 +5077,12 @@ export interface operations {
     postGraphql: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The company the request acts for. Required on this operation (400 without it). */
-                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
             path?: never;
             cookie?: never;

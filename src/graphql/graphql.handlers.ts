@@ -1,7 +1,8 @@
 /**
- * POST /graphql and GET /graphql: the request path has already authenticated the caller and
- * resolved its company (its errors answer as GraphQL responses, x-error-format: graphql); these
- * hand the request to yoga with that tenant context.
+ * POST /graphql and GET /graphql: the request path has already authenticated the caller (when it
+ * sent a token) and resolved its company (its errors answer as GraphQL responses, x-error-format:
+ * graphql); these hold a query to the token and the company unless it only introspects, and hand
+ * it to yoga with that tenant context.
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type GraphQLParams } from 'graphql-yoga';
@@ -13,6 +14,7 @@ import { JsonText } from '../platform/openapi/json-text.js';
 import { tenantContext } from '../platform/tenant-context.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../platform/http/security-headers.js';
 import { createGraphQLServer } from './yoga.js';
+import { introspectionOnly } from './introspection.js';
 import { graphqlReply, retryAfterHeader, type GraphQLReply } from './graphql-result.js';
 
 type Yoga = ReturnType<typeof createGraphQLServer>;
@@ -100,17 +102,29 @@ function json(reply: YogaReply): { status: 200; headers?: Record<string, string>
   return { status: reply.status as 200, ...(reply.headers ? { headers: reply.headers } : {}), body: new JsonText(reply.text) };
 }
 
+/**
+ * A query needs the token and X-Company-Id (401, 400), unless it only introspects the schema: the
+ * schema is public, and GraphiQL shows its docs before a token is set.
+ */
+function requireTenant(input: YogaInput, params: { query?: unknown; operationName?: unknown }): void {
+  const company = header(input.request.headers['x-company-id']);
+  if (input.auth && company !== undefined) return;
+  if (introspectionOnly(params.query, params.operationName)) return;
+  if (!input.auth) throw new UnauthenticatedError();
+  throw new BadRequestError('The X-Company-Id header is required.');
+}
+
 export const graphqlHandlers = {
-  postGraphql: async (input) => json(await executePost(input)),
+  postGraphql: async (input) => {
+    requireTenant(input, input.body);
+    return json(await executePost(input));
+  },
 
   getGraphql: async (input) => {
     // A browser asking for the page gets GraphiQL (with the query of the URL filled in); a query
-    // asked for as data needs the token and the company like POST.
+    // asked for as data is held to POST's rules.
     const wantsPage = /text\/html/.test(header(input.request.headers.accept) ?? '');
-    if (input.query.query !== undefined && !wantsPage) {
-      if (!input.auth) throw new UnauthenticatedError();
-      if (header(input.request.headers['x-company-id']) === undefined) throw new BadRequestError('The X-Company-Id header is required.');
-    }
+    if (input.query.query !== undefined && !wantsPage) requireTenant(input, input.query);
     const reply = await executeGet(input);
     return reply.html
       ? { status: 200, body: reply.text, contentType: 'text/html', headers: { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY } }

@@ -37,6 +37,20 @@ async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
   return render(options);
 }
 
+/** What GraphiQL shows first: a query that runs once the Headers pane has a token and a company. */
+export const GRAPHIQL_FIRST_QUERY = `# The 3PL GraphQL API. The schema and its docs load without a token.
+# To run a query, put your token and company in the Headers pane below:
+#   { "Authorization": "Bearer <token from POST /api/auth/token>", "X-Company-Id": "2" }
+# then press the run button (Ctrl-Enter).
+{
+  articles(limit: 10) {
+    id
+    article_code
+    description
+  }
+}
+`;
+
 export const GRAPHQL_LIMITS = { depth: 15, aliases: 15, cost: MAX_QUERY_COST, tokens: 2000, directives: 20 } as const;
 
 /** The extensions of an error that answers with its own HTTP status (and Retry-After), like REST. */
@@ -94,8 +108,11 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
     renderGraphiQL,
     graphiql: {
       title: '3PL GraphQL',
-      defaultQuery: '{\n  articles(limit: 10) {\n    id\n    article_code\n    description\n  }\n}\n',
-      headers: JSON.stringify({ Authorization: 'Bearer <token from POST /api/auth/token>', 'X-Company-Id': '2' }, null, 2),
+      defaultQuery: GRAPHIQL_FIRST_QUERY,
+      // Empty: the schema loads without a token (introspection is public), and a placeholder token
+      // would be refused (401). The first query says what to put here.
+      headers: '',
+      defaultEditorToolsVisibility: 'headers',
     },
     maskedErrors: { maskError },
     parserAndValidationCache: { documentCache: new LRUCache<string, DocumentNode>({ max: CACHED_DOCUMENTS }), errorCache: new LRUCache<string, object>({ max: CACHED_DOCUMENTS }) },

@@ -1,13 +1,14 @@
 /**
  * The docs portal in a real browser (headless Chromium, test/browser/chromium.ts): /docs renders
- * the reference offline (every tag in the side menu, search finds an operation) and GraphiQL at
- * GET /graphql runs the articles query, and neither page makes a request off localhost.
+ * the reference offline (every tag and every guide chapter in the side menu, search finds an
+ * operation, code samples, try-it answered by this server) and GraphiQL at GET /graphql opens
+ * without an error and runs the articles query, and neither page makes a request off localhost.
  *
  * A request /docs's Content-Security-Policy blocks is also a console error ("violates the
  * following Content Security Policy directive"), so /docs must log no console error at all.
  */
 import { writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,8 @@ import { expect } from 'chai';
 import type { Page, Request, Response } from 'playwright-core';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
-import { buildApp, type Harness } from '../helpers/harness.js';
+import { buildApp, testConfig, type Harness } from '../helpers/harness.js';
+import { guideChapters, guideDescription } from '../../src/components/discovery/guide.js';
 import { ensureChromium, launchChromium, type Browser } from './chromium.js';
 
 /** The tags the issue names; the served document may have more, never fewer. */
@@ -93,16 +95,19 @@ describe('Docs portal in a browser (headless Chromium)', function () {
     // Installing Chromium (a fresh machine) may take minutes; an installed one returns at once.
     this.timeout(10 * 60_000);
     const executable = await ensureChromium();
-    h = await buildApp();
+    // The server listens first, so that the app's public address (APP_URL: the document's servers,
+    // where try-it sends requests) is the address the browser opens.
+    server = createServer();
+    await new Promise<void>((resolve, reject) => server.listen(0, '127.0.0.1').once('listening', resolve).once('error', reject));
+    port = (server.address() as AddressInfo).port;
+    h = await buildApp({ config: testConfig({ APP_URL: `http://127.0.0.1:${port}` }) });
+    server.on('request', h.app);
     world = await createWorld(h.app, h.db);
     articleCodes.push(world.articles.client.code);
     for (const code of [unique('ART-BRW-'), unique('ART-BRW-')]) {
       await build.insertArticle(h.db, { company_id: world.client.id, article_code: code, description: `Browser ${code}`, um3pl: 'BUC' });
       articleCodes.push(code);
     }
-    server = h.app.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-    port = (server.address() as AddressInfo).port;
     browser = await launchChromium(executable);
   });
 
@@ -124,11 +129,30 @@ describe('Docs portal in a browser (headless Chromium)', function () {
 
   describe('GET /docs', () => {
     let log: PageLog;
+    let served: { tags?: Array<{ name: string }>; info: { description: string } };
     let documentTags: string[];
+    const chapters = guideChapters();
+    const sidebarItem = (id: string) => page!.locator(`li[data-sidebar-id="${id}"]`);
+    /** The side menu's first-level entries: [anchor, label] of each that is drawn. */
+    const menuEntries = () =>
+      page!.$$eval('aside[role="navigation"] > ul > li[data-sidebar-id]', (items) =>
+        items
+          .filter((item) => item.getClientRects().length > 0)
+          // The entry's label is the first line of its button (an "Open Group" hint for screen readers follows).
+          .map((item) => [item.getAttribute('data-sidebar-id') ?? '', ((item.querySelector('button, a') as HTMLElement | null)?.innerText ?? '').split('\n')[0]!.trim()]),
+      );
+    const WAREHOUSES = 'tag/reference/GET/api/warehouses';
+    /** Opens the page at an operation (by its anchor) and answers its section once its sample is drawn. */
+    async function openOperation(anchor: string) {
+      await page!.goto(`http://127.0.0.1:${port}/docs#${anchor}`, { waitUntil: 'load' });
+      const section = page!.locator(`[id$="${anchor}"]`).first();
+      await section.locator('pre code').first().waitFor({ state: 'visible', timeout: 20_000 });
+      return section;
+    }
 
     before(async () => {
-      const document = (await (await fetch(`http://127.0.0.1:${port}/openapi.json`)).json()) as { tags?: Array<{ name: string }> };
-      documentTags = (document.tags ?? []).map((tag) => tag.name);
+      served = (await (await fetch(`http://127.0.0.1:${port}/openapi.json`)).json()) as typeof served;
+      documentTags = (served.tags ?? []).map((tag) => tag.name);
       page = await browser!.context.newPage();
       log = record(page);
       await page.goto(`http://127.0.0.1:${port}/docs`, { waitUntil: 'load' });
@@ -143,37 +167,95 @@ describe('Docs portal in a browser (headless Chromium)', function () {
       expect(documentTags).to.include.members(ISSUE_TAGS);
     });
 
-    it('When /docs opens, Then Redoc renders the reference with every tag of the document in the side menu', async () => {
-      await page!.locator('.menu-content ul[role="menu"] > li[data-item-id^="tag/"]').first().waitFor({ state: 'visible', timeout: 20_000 });
+    it('When /docs opens, Then Scalar renders the reference with every tag of the document in the side menu', async () => {
+      await page!.locator('aside[role="navigation"] li[data-sidebar-id]').first().waitFor({ state: 'visible', timeout: 20_000 });
       expect(await page!.title()).to.match(/3PL/);
-      // Tags as the side menu shows them: its first-level entries of kind tag that are drawn.
-      const menuTags = await page!.$$eval('.menu-content ul[role="menu"] > li[data-item-id^="tag/"] > label', (labels) =>
-        labels.filter((label) => label.getClientRects().length > 0).map((label) => (label as HTMLElement).innerText.trim()),
-      );
+      const tags = (await menuEntries()).filter(([id]) => /(^|\/)tag\/[^/]+$/.test(id)).map(([, label]) => label);
       expect(documentTags, 'tags of the served document').not.to.be.empty;
-      expect(menuTags).to.include.members(documentTags);
-      // The title of the document is drawn in the main pane.
-      await page!.locator('.api-content h1').first().waitFor({ state: 'visible', timeout: 5_000 });
+      expect(tags).to.deep.equal(documentTags);
+      await page!.locator('h1', { hasText: '3PL Logistics Integration API' }).first().waitFor({ state: 'visible', timeout: 5_000 });
+    });
+
+    it("When the side menu is read, Then the guide's chapters follow the Overview in the guide's order, and each opens its chapter", async () => {
+      expect(chapters.map((c) => c.file)).to.include.members(['guide/quickstart.md', 'guide/sync.md', 'guide/idempotency.md', 'guide/errors.md', 'guide/limits.md', 'guide/webhooks.md']);
+      const { anchors } = guideDescription(served.info.description, chapters);
+      const entries = await menuEntries();
+      const described = entries.filter(([id]) => id.startsWith('description/'));
+      expect(described.map(([, label]) => label)).to.deep.equal(['Overview', ...chapters.map((c) => c.title)]);
+      expect(described.slice(1).map(([id]) => id), 'the anchors the server computes for links between chapters').to.deep.equal(chapters.map((c) => anchors.get(c.file)));
+
+      await sidebarItem(anchors.get('guide/idempotency.md')!).locator('button').first().click();
+      const heading = page!.locator(`h1[id="${anchors.get('guide/idempotency.md')}"]`);
+      await heading.waitFor({ state: 'visible', timeout: 5_000 });
+      expect((await heading.innerText()).trim()).to.equal('Creating things exactly once: Idempotency-Key');
+    });
+
+    it('When a link to another chapter is followed (Errors -> Rate limits), Then the page shows that chapter', async () => {
+      const { anchors } = guideDescription(served.info.description, chapters);
+      await sidebarItem(anchors.get('guide/errors.md')!).locator('button').first().click();
+      const link = page!.locator(`a[href="#${anchors.get('guide/limits.md')}"]`).first();
+      await link.waitFor({ state: 'visible', timeout: 5_000 });
+      await link.click();
+      await page!.waitForFunction((id) => decodeURIComponent(location.hash) === `#${id}`, anchors.get('guide/limits.md'), { timeout: 5_000 });
+      const heading = page!.locator(`h1[id="${anchors.get('guide/limits.md')}"]`);
+      await heading.waitFor({ state: 'visible', timeout: 5_000 });
+      expect((await heading.innerText()).trim()).to.equal('Rate limits');
     });
 
     it(`When "reception" is typed into the search box, Then the results list "${SEARCHED_OPERATION}" and it opens the operation`, async () => {
-      const search = page!.locator('.menu-content input.search-input');
-      await search.click();
-      await search.pressSequentially('reception', { delay: 20 });
-      const results = page!.locator('[data-role="search:results"] li[role="menuitem"]');
-      const hit = results.filter({ has: page!.locator('label', { hasText: SEARCHED_OPERATION }) });
+      await page!.locator('button[role="search"]').click();
+      const search = page!.getByRole('dialog', { name: 'Reference Search' });
+      await search.getByRole('combobox').pressSequentially('reception', { delay: 20 });
+      const hit = search.locator('a[role="option"]', { hasText: SEARCHED_OPERATION });
       await hit.first().waitFor({ state: 'visible', timeout: 10_000 });
       expect(await hit.count()).to.equal(1);
-      expect(await hit.getAttribute('data-item-id')).to.match(/\/operation\//);
-      const shown = (await results.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
-      expect(shown.some((text) => text.endsWith(SEARCHED_OPERATION))).to.equal(true);
-
+      expect(await hit.getAttribute('id')).to.match(/\/POST\/api\/receptions$/);
       await hit.click();
-      const operationId = (await hit.getAttribute('data-item-id'))!;
-      await page!.waitForFunction((id) => decodeURIComponent(location.hash) === `#${id}`, operationId, { timeout: 5_000 });
-      const heading = page!.locator(`[id="${operationId}"] h2`);
+      await page!.waitForFunction(() => location.hash.endsWith('/POST/api/receptions'), undefined, { timeout: 5_000 });
+      const heading = page!.locator('[id$="tag/receptions/POST/api/receptions"] h3').first();
       await heading.waitFor({ state: 'visible', timeout: 5_000 });
-      expect((await heading.innerText()).trim()).to.equal(SEARCHED_OPERATION);
+      expect((await heading.innerText()).trim()).to.include(SEARCHED_OPERATION);
+    });
+
+    it('When an operation is shown, Then its request example is curl against APP_URL, and Node.js and Python samples are a click away', async () => {
+      const section = await openOperation(WAREHOUSES);
+      const sample = section.locator('pre code').first();
+      expect(await sample.innerText()).to.match(new RegExp(`^curl http://127\\.0\\.0\\.1:${port}/api/warehouses`));
+      const samples: Record<string, string> = {};
+      for (const language of ['Node.js', 'Python', 'Shell']) {
+        await page!.getByRole('tab', { name: language, exact: true }).first().click();
+        await page!.waitForFunction(
+          ({ selector, language }) => (document.querySelector(selector)?.textContent ?? '').includes(language === 'Shell' ? 'curl' : language === 'Python' ? 'import' : 'await'),
+          { selector: `[id$="${WAREHOUSES}"] pre code`, language },
+          { timeout: 5_000 },
+        );
+        samples[language] = await sample.innerText();
+      }
+      expect(samples['Node.js']).to.include(`http://127.0.0.1:${port}/api/warehouses`);
+      expect(samples['Node.js']).to.include("Authorization: 'Bearer");
+      expect(samples.Python).to.include('/api/warehouses');
+      expect(samples.Python).to.include('Bearer');
+      expect(samples.Shell).to.include("--header 'Authorization: Bearer");
+    });
+
+    it("When try-it sends List warehouses with a viewer's token, Then this server answers 200 and the client shows its warehouses", async () => {
+      const section = await openOperation(WAREHOUSES);
+      await section.getByRole('button', { name: /Test Request/ }).click();
+      const client = page!.getByRole('dialog', { name: 'API Client' });
+      const token = client.locator('[placeholder="Token"]').first();
+      await token.waitFor({ state: 'visible', timeout: 10_000 });
+      await token.click();
+      await page!.keyboard.insertText(world.users.viewer.token);
+      const answered = page!.waitForResponse((response: Response) => response.url().startsWith(`http://127.0.0.1:${port}/api/warehouses`) && response.request().method() === 'GET', { timeout: 15_000 });
+      await client.getByRole('button', { name: /^Send get request to / }).first().click();
+      const response = await answered;
+      expect(response.request().headers().authorization).to.equal(`Bearer ${world.users.viewer.token}`);
+      expect(response.status()).to.equal(200);
+      const body = (await response.json()) as { data: Array<{ id: number; name: string }> };
+      expect(body.data.map((w) => w.id)).to.include.members(world.warehouses);
+      await client.getByText(body.data[0]!.name).first().waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await client.innerText()).to.match(/200/);
+      await page!.keyboard.press('Escape');
     });
 
     it('Then no request left localhost, and there was no console error or page error', () => {
@@ -202,9 +284,15 @@ describe('Docs portal in a browser (headless Chromium)', function () {
       expect(shown.replace(/\s+/g, ''), `the editor shows what was typed`).to.equal(text.replace(/\s+/g, ''));
     }
 
+    let introspection: Promise<Response>;
+
     before(async () => {
       page = await browser!.context.newPage();
       log = record(page);
+      introspection = page.waitForResponse(
+        (response: Response) => response.url() === `http://127.0.0.1:${port}/graphql` && (response.request().postData() ?? '').includes('__schema'),
+        { timeout: 20_000 },
+      );
       // A normal navigation: the browser sends Accept text/html.
       await page.goto(`http://127.0.0.1:${port}/graphql`, { waitUntil: 'load' });
     });
@@ -219,6 +307,32 @@ describe('Docs portal in a browser (headless Chromium)', function () {
       expect(await page!.title()).to.equal('3PL GraphQL');
       await page!.locator('button.graphiql-execute-button').waitFor({ state: 'visible' });
       await page!.locator('section.result-window').waitFor({ state: 'visible' });
+    });
+
+    it('When GraphiQL opens, Then its first screen shows no error: the schema loads without a token, the Headers pane is open and empty, and the query says where the token goes', async () => {
+      const response = await introspection;
+      expect(response.status(), 'the schema fetch without a token').to.equal(200);
+      expect(response.request().headers()).not.to.have.property('authorization');
+      const body = (await response.json()) as { data?: { __schema?: { queryType?: { name: string } } }; errors?: unknown };
+      expect(body.errors).to.equal(undefined);
+      expect(body.data?.__schema?.queryType?.name).to.equal('Query');
+
+      const query = editorText(await page!.locator(`${queryEditor} .view-lines`).innerText());
+      expect(query).to.include('put your token and company in the Headers pane below');
+      expect(query).to.include('articles(limit: 10)');
+      await page!.locator(`${headersEditor} .view-lines`).waitFor({ state: 'visible', timeout: 5_000 });
+      expect(editorText(await page!.locator(`${headersEditor} .view-lines`).innerText()).trim()).to.equal('');
+      expect(editorText(await page!.locator(resultPane).innerText()).trim(), 'the result pane').to.equal('');
+
+      // The schema is there: the documentation explorer lists the root type's fields.
+      await page!.locator('.graphiql-sidebar button[aria-label="Show Documentation Explorer"]').click();
+      const explorer = page!.locator('.graphiql-doc-explorer');
+      await explorer.locator('a.graphiql-doc-explorer-type-name', { hasText: 'Query' }).first().click({ timeout: 10_000 });
+      await explorer.locator('a.graphiql-doc-explorer-field-name', { hasText: 'articles' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page!.locator('.graphiql-sidebar button[aria-label="Hide Documentation Explorer"]').click();
+      await explorer.waitFor({ state: 'detached', timeout: 5_000 });
+      expect(log.consoleErrors, 'console errors').to.deep.equal([]);
+      expect(log.pageErrors, 'page errors').to.deep.equal([]);
     });
 
     it("When a viewer's headers and the articles query are entered and run, Then the result pane shows the world's article codes", async () => {
@@ -255,13 +369,11 @@ describe('Docs portal in a browser (headless Chromium)', function () {
       expect(result).not.to.include('"errors"');
     });
 
-    it('Then no request left localhost, and there was no page error nor console error but the 401 of the schema fetch without a token', () => {
+    it('Then no request left localhost, and there was no page error nor console error', () => {
       expect(log.requests, 'the page made its request').to.include(`http://127.0.0.1:${port}/graphql`);
       expect(offLocalhost(log.requests, port), 'requests off localhost').to.deep.equal([]);
       expect(log.pageErrors, 'page errors').to.deep.equal([]);
-      // On opening, GraphiQL fetches the schema with its placeholder headers, which answers 401.
-      const unexpected = log.consoleErrors.filter((text) => !/^Failed to load resource: the server responded with a status of 401 /.test(text));
-      expect(unexpected, 'console errors').to.deep.equal([]);
+      expect(log.consoleErrors, 'console errors').to.deep.equal([]);
     });
 
     it('When the page is reloaded after the query ran (GraphiQL keeps the query in the address), Then GraphiQL loads again with the query', async () => {

@@ -1,5 +1,6 @@
 /** GraphQL at /graphql: the same auth, tenancy and services as REST, with limits on what one query may cost. */
 import { expect } from 'chai';
+import { buildClientSchema, getIntrospectionQuery } from 'graphql';
 import type { Test } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
@@ -60,6 +61,39 @@ describe('POST /graphql', () => {
   it('When there is no token, Then HTTP 401 with UNAUTHENTICATED', async () => {
     const res = await query(api(h.app, { company: world.client.id }), '{ articles { id } }').expect(401);
     expect(res.body).to.deep.equal({ errors: [{ message: 'Unauthenticated.', extensions: { code: 'UNAUTHENTICATED' } }] });
+  });
+
+  it('When a query that only introspects comes without a token or X-Company-Id, Then it answers the schema (it is public: GraphiQL shows its docs before a token is set)', async () => {
+    const introspection = getIntrospectionQuery();
+    const anonymous = await api(h.app).post('/graphql').send({ query: introspection, operationName: 'IntrospectionQuery' }).expect(200);
+    expect(anonymous.body.errors).to.equal(undefined);
+    expect(buildClientSchema(anonymous.body.data).getQueryType()?.getFields()).to.have.property('articles');
+    const noCompany = await query(world.as('viewer', null), '{ __type(name: "Article") { name } __typename }').expect(200);
+    expect(noCompany.body).to.deep.equal({ data: { __type: { name: 'Article' }, __typename: 'Query' } });
+    const viaFragment = await query(api(h.app), 'query Q { ...Root } fragment Root on Query { __schema { queryType { name } } }').expect(200);
+    expect(viaFragment.body).to.deep.equal({ data: { __schema: { queryType: { name: 'Query' } } } });
+    const viaGet = await api(h.app).get(`/graphql?query=${encodeURIComponent('{ __typename }')}`).expect(200);
+    expect(viaGet.body).to.deep.equal({ data: { __typename: 'Query' } });
+  });
+
+  it('When a query mixes introspection with data, or names an operation that reads data, Then without a token it is 401 and without X-Company-Id 400', async () => {
+    for (const [text, operationName] of [
+      ['{ __typename articles { id } }', undefined],
+      ['query A { __typename } query B { articles { id } }', 'B'],
+      ['{ ...F } fragment F on Query { __typename warehouses { id } }', undefined],
+      ['query A { __typename } query B { articles { id } }', undefined],
+      ['{ __typename', undefined],
+    ] as const) {
+      const anonymous = await api(h.app).post('/graphql').send({ query: text, operationName }).expect(401);
+      expect(anonymous.body.errors[0].extensions.code, text).to.equal('UNAUTHENTICATED');
+    }
+    const noCompany = await query(world.as('viewer', null), 'query A { __typename } query B { articles { id } }').send({ operationName: 'B' }).expect(400);
+    expect(noCompany.body.errors[0].extensions.code).to.equal('BAD_REQUEST');
+  });
+
+  it('When a token that is sent is not valid, Then even an introspection query answers 401', async () => {
+    const res = await api(h.app, { token: 'not-a-token' }).post('/graphql').send({ query: '{ __typename }' }).expect(401);
+    expect(res.body.errors[0].extensions.code).to.equal('UNAUTHENTICATED');
   });
 
   it('When X-Company-Id is missing, Then HTTP 400 with BAD_REQUEST', async () => {

@@ -92,7 +92,7 @@ export function checkResponse(method: string, url: string, res: CheckedResponse)
   let schema: Json | undefined;
   if (!op) {
     if (![404, 405].includes(res.status)) throw new Error(`${where}: no operation of the document matches`);
-    schema = { $ref: '#/components/schemas/Error' };
+    schema = { $ref: '#/components/schemas/ErrorBody' };
   } else {
     const responses = (op.raw as unknown as { responses: Record<string, Json> }).responses;
     const documented = responses[String(res.status)] ?? responses.default;

@@ -8,12 +8,14 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { createWorld, TEST_PASSWORD, unique, type World } from '../helpers/factories.js';
+import { createWorld, type World } from '../helpers/factories.js';
+import { openapiFetchClient } from './clients/openapi-fetch.js';
 import { castsIn, generateTypes, serve, tempDir, typecheck, type GeneratedTypes, type Served } from './generate.js';
-import { runErpIntegration, type ErpOutcome } from './scenario.js';
+import { expectErpIntegration } from './outcome.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const scenarioFile = path.join(here, 'scenario.ts');
+const adapterFile = path.join(here, 'clients', 'openapi-fetch.ts');
 const committedTypes = path.resolve(here, '../../src/generated/openapi.generated.ts');
 const readme = path.resolve(here, '../../README.md');
 
@@ -46,12 +48,13 @@ describe('Generated SDK: an ERP integration through openapi-typescript and opena
     expect(missing).to.deep.equal([]);
   });
 
-  it('When the scenario is typechecked against the generated types with the project options, Then it compiles with no diagnostic and no cast', () => {
-    const check = typecheck(scenarioFile, { from: scenarioFile, specifier: './paths.js', to: types.file });
+  it('When the scenario and its openapi-fetch client are typechecked against the generated types with the project options, Then they compile with no diagnostic and no cast', () => {
+    const check = typecheck(adapterFile, { from: path.join(here, 'paths.ts'), specifier: '../../src/generated/openapi.generated.js', to: types.file });
     expect(check.diagnostics).to.deep.equal([]);
-    expect(check.files).to.include(types.file);
+    expect(check.files).to.include.members([types.file, scenarioFile]);
     expect(check.files, 'the committed types stay out of this program').not.to.include(committedTypes);
     expect(castsIn(scenarioFile)).to.deep.equal([]);
+    expect(castsIn(adapterFile)).to.deep.equal([]);
   });
 
   it('When the README\'s client example is typechecked against the generated types, Then it compiles in under 10 lines of code', async () => {
@@ -69,52 +72,6 @@ describe('Generated SDK: an ERP integration through openapi-typescript and opena
   });
 
   it('When the ERP runs the integration through the client against the server, Then every step answers what the contract promises', async () => {
-    const tag = unique().toUpperCase();
-    const outcome: ErpOutcome = await runErpIntegration({
-      baseUrl: served.baseUrl,
-      password: TEST_PASSWORD,
-      operatorEmail: world.users.operator.email,
-      adminEmail: world.users.admin.email,
-      companyId: world.client.id,
-      supplierId: world.partners.supplier,
-      customerId: world.partners.client,
-      warehouseId: world.warehouses[0]!,
-      tag,
-    });
-    const [jar, can, box] = ['JAR', 'CAN', 'BOX'].map((kind) => `ERP-${kind}-${tag}`);
-
-    expect(outcome.tokenEmail).to.equal(world.users.operator.email);
-    expect(outcome.articles).to.deep.include({ codes: [jar, can, box], replayed: 'true', replayedSameId: true });
-    expect(outcome.articles.patched).to.include({ article_code: jar, name: 'Tomato paste 400 g', barcode: '5941234567890', um3pl_barcode: '5941234567890', active: true });
-
-    expect(outcome.sync).to.deep.equal({ pages: 2, codes: [world.articles.client.code, jar, can, box], inactiveCodes: [box] });
-
-    expect(outcome.purchaseOrder).to.deep.equal({ created: 'open', afterReception: 'received', received: 10 });
-    expect(outcome.stock).to.deep.equal({
-      afterReception: { quantity: 10, reserved: 0, available: 10, backordered: 0 },
-      afterOrder: { quantity: 10, reserved: 6, available: 4, backordered: 0 },
-      afterDelivery: { quantity: 4, reserved: 0, available: 4, backordered: 0 },
-      afterReturn: { quantity: 5, reserved: 0, available: 5, backordered: 0 },
-      defectAfterReturn: { quantity: 2, reserved: 0, available: 2, backordered: 0 },
-    });
-    expect(outcome.salesOrder).to.deep.equal({ statuses: ['new', 'picking', 'picked', 'delivered'], history: ['new', 'picking', 'picked', 'delivered'] });
-    expect(outcome.returned).to.deep.equal({ lines: 2, stockTypes: ['STOC_DEFECT', 'STOC_OK'] });
-
-    expect(outcome.webhook).to.deep.equal({ events: ['sales_order.status_changed', 'stock.changed'], active: true, secretIsWhsec: true, listed: true });
-
-    expect(outcome.duplicate).to.deep.equal({
-      status: 422,
-      message: 'The article_code has already been taken for this client.',
-      articleCode: ['The article_code has already been taken for this client.'],
-    });
-    expect(outcome.notFound).to.deep.equal({ status: 404, message: `Article NO-SUCH-${tag} was not found.` });
-
-    const movements = await served.h.db('stock_movements').where({ company_id: world.client.id }).orderBy('id').select('delta', 'cause', 'stock_type');
-    expect(movements.map((m) => [Number(m.delta), m.cause, m.stock_type])).to.deep.equal([
-      [10000, 'reception', 'STOC_OK'],
-      [-6000, 'delivery', 'STOC_OK'],
-      [2000, 'return', 'STOC_DEFECT'],
-      [1000, 'return', 'STOC_OK'],
-    ]);
+    await expectErpIntegration(openapiFetchClient, served.baseUrl, world, served.h.db);
   });
 });

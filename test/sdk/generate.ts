@@ -5,7 +5,7 @@
  * strict typecheck of a module against the generated types.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
-import { buildApp, type Harness } from '../helpers/harness.js';
+import { buildApp, testConfig, type Harness } from '../helpers/harness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,16 +24,19 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** The app on the run's database, listening on a free port of 127.0.0.1. */
+/**
+ * The app on the run's database, listening on a free port of 127.0.0.1, with that address as its
+ * public address (APP_URL): the document it serves names it in `servers`, as a deployed one does.
+ */
 export async function serve(): Promise<Served> {
-  const h = await buildApp();
-  const server: Server = await new Promise((resolve) => {
-    const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => server.listen(0, '127.0.0.1').once('listening', resolve).once('error', reject));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const h = await buildApp({ config: testConfig({ APP_URL: baseUrl }) });
+  server.on('request', h.app);
   return {
     h,
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
@@ -56,16 +59,29 @@ export function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-/** Runs `fn` with console.log/info/warn/error/debug captured (not printed); answers what was written. */
+/**
+ * Runs `fn` with console.log/info/warn/error/debug captured (not printed), and what is written to
+ * stdout and stderr directly (a generator that kept its own reference to console.log writes
+ * there); answers what was written.
+ */
 export async function captureConsole<T>(fn: () => Promise<T>): Promise<{ result: T; output: string[] }> {
   const output: string[] = [];
   const methods = ['log', 'info', 'warn', 'error', 'debug'] as const;
   const saved = methods.map((m) => console[m]);
   for (const m of methods) console[m] = (...args: unknown[]) => void output.push(`${m}: ${format(...args)}`);
+  const streams = [process.stdout, process.stderr] as const;
+  const writes = streams.map((stream) => stream.write);
+  streams.forEach((stream, i) => {
+    stream.write = (chunk: string | Uint8Array) => {
+      output.push(`${i === 0 ? 'stdout' : 'stderr'}: ${String(chunk).trimEnd()}`);
+      return true;
+    };
+  });
   try {
     return { result: await fn(), output };
   } finally {
     methods.forEach((m, i) => (console[m] = saved[i]!));
+    streams.forEach((stream, i) => (stream.write = writes[i]!));
   }
 }
 

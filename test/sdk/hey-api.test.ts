@@ -21,7 +21,7 @@ export async function smoke(baseUrl: string, email: string, password: string, co
   const anonymous = createClient(createConfig({ baseUrl }));
   const token = await createToken({ client: anonymous, body: { email, password }, throwOnError: true });
   const api = createClient(createConfig({ baseUrl, auth: token.data.token }));
-  const stock = await listStock({ client: api, headers: { 'X-Company-Id': companyId }, query: { per_page: 5 }, throwOnError: true });
+  const stock = await listStock({ client: api, headers: { 'X-Company-Id': String(companyId) }, query: { per_page: 5 }, throwOnError: true });
   return { email: token.data.user.email, rows: stock.data.data.length };
 }
 `;

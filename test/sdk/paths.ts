@@ -4,4 +4,4 @@
  * again with this module replaced by the types it generated from the served /openapi.json
  * (generate.ts `typecheck`, `redirect`).
  */
-export type { components, paths } from '../../src/generated/openapi.generated.js';
+export type { components, operations, paths } from '../../src/generated/openapi.generated.js';

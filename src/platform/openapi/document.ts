@@ -15,7 +15,7 @@ export type SecurityScheme = 'bearerAuth' | 'etsmToken' | 'mdmToken';
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string };
+  info: { title: string; version: string; description?: string };
   security?: Array<Record<string, string[]>>;
   paths: Record<string, Record<string, unknown>>;
   components: { parameters?: Record<string, Parameter>; [key: string]: unknown };
