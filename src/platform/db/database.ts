@@ -18,32 +18,29 @@ type KnexClass = new (...args: never[]) => object;
 const knexInternals = createRequire(import.meta.url);
 
 /**
- * better-sqlite3 whose transactions begin with BEGIN IMMEDIATE, taking the write lock at once. With
- * knex's plain BEGIN (deferred), a transaction that reads and then writes while another process
- * (the webhook worker beside the server) has written since its read fails at once with SQLITE_BUSY:
- * SQLite does not wait its busy_timeout where waiting could deadlock. Taken at BEGIN, the lock is
- * waited for like any other. knex has no option for it, so its SQLite transaction class is extended.
+ * Makes the SQLite client's transactions begin with BEGIN IMMEDIATE, taking the write lock at once.
+ * With knex's plain BEGIN (deferred), a transaction that reads and then writes while another
+ * process (the webhook worker beside the server) has written since its read fails at once with
+ * SQLITE_BUSY: SQLite does not wait its busy_timeout where waiting could deadlock. Taken at BEGIN,
+ * the lock is waited for like any other. knex has no option for it, so its SQLite transaction
+ * class is extended (the client keeps its name, `better-sqlite3`).
  */
-function immediateSqliteClient(): KnexClass {
-  const Client = knexInternals('knex/lib/dialects/better-sqlite3/index.js') as KnexClass;
+function beginImmediate(db: Knex): void {
   const SqliteTransaction = knexInternals('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js') as KnexClass;
   class ImmediateTransaction extends SqliteTransaction {
     begin(conn: unknown): Promise<unknown> {
       return (this as unknown as { query(conn: unknown, sql: string): Promise<unknown> }).query(conn, 'BEGIN IMMEDIATE;');
     }
   }
-  return class ImmediateSqliteClient extends Client {
-    transaction(...args: unknown[]): object {
-      return new ImmediateTransaction(...([this, ...args] as never[]));
-    }
-  };
+  const client = db.client as { transaction(...args: unknown[]): object };
+  client.transaction = (...args: unknown[]) => new ImmediateTransaction(...([client, ...args] as never[]));
 }
 
 function sqliteConfig(url: string): Knex.Config {
   const file = url.slice('sqlite:'.length);
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   return {
-    client: immediateSqliteClient() as unknown as Knex.Config['client'],
+    client: 'better-sqlite3',
     connection: { filename: file },
     useNullAsDefault: true,
     pool: {
@@ -137,6 +134,7 @@ export function createDb(databaseUrl: string, options: DbOptions = {}): Knex {
   const sqlite = databaseUrl.startsWith('sqlite:');
   const config = sqlite ? sqliteConfig(databaseUrl) : mysqlConfig(databaseUrl, options.poolMax ?? 10);
   const db = knex(options.log ? { ...config, log: options.log } : config);
+  if (sqlite) beginImmediate(db);
   const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
   return sqlite || timeoutMs <= 0 ? db : boundStatements(db, timeoutMs);
 }
