@@ -3,6 +3,8 @@
  * `*_id`, `*Id`, `X-Company-Id`, the article sync cursors) says `format: int32`, and each one a
  * client sends (a path, query or header parameter, a request body field) also says
  * `maximum: 2147483647`, so the validator answers a 422 before a larger one reaches the database.
+ * `X-Company-Id` is a header, typed as the text it is (digits, at most 10): the request path
+ * answers a 422 above 2147483647 (test/api/tenancy.test.ts).
  */
 import { expect } from 'chai';
 import { readDocument } from '../../src/platform/openapi/document.js';
@@ -38,12 +40,14 @@ function idsIn(schema: Json, path: string, seen = new Set<Json>()): Array<[strin
 
 const inputs: Array<[string, Json]> = [];
 const outputs: Array<[string, Json]> = [];
+const companyHeaders: Array<[string, Json]> = [];
 for (const [route, item] of Object.entries(doc.paths)) {
   for (const [method, op] of Object.entries(item)) {
     const where = `${method.toUpperCase()} ${route}`;
     for (const p of ((op.parameters as Json[] | undefined) ?? []).map(resolve)) {
       const schema = resolve(p.schema as Json);
       if (ID.test(p.name as string) && schema.type === 'integer') inputs.push([`${where} ${p.in} ${p.name as string}`, schema]);
+      if (p.name === 'X-Company-Id') companyHeaders.push([where, schema]);
     }
     const body = (op.requestBody as { content?: Record<string, { schema: Json }> } | undefined)?.content?.['application/json'];
     if (body) inputs.push(...idsIn(body.schema, `${where} body`));
@@ -56,8 +60,14 @@ for (const [route, item] of Object.entries(doc.paths)) {
 
 describe('Sweep: ids are 32-bit integers', () => {
   it('When the document is read, Then it has ids to check in requests and responses', () => {
-    expect(inputs.length).to.be.at.least(60);
+    expect(inputs.length).to.be.at.least(40);
     expect(outputs.length).to.be.at.least(60);
+    expect(companyHeaders.length).to.be.at.least(40);
+  });
+
+  it('When X-Company-Id is a parameter, Then it is a string of at most 10 digits without a leading zero', () => {
+    const wrong = companyHeaders.filter(([, s]) => s.type !== 'string' || s.pattern !== '^[1-9][0-9]*$' || s.maxLength !== 10);
+    expect(wrong.map(([where]) => where)).to.deep.equal([]);
   });
 
   it('When an id is in a response, Then it says format int32', () => {

@@ -28,7 +28,7 @@ function client(api: Api, opts: Opts): ErpClient {
     listStock: (query) =>
       answer(api.listStock({ articleId: query.article_id, warehouseId: query.warehouse_id, stockType: query.stock_type, page: query.page, perPage: query.per_page }, opts)),
     createSalesOrder: (company, body) => answer(api.createSalesOrder(company, body, {}, opts)),
-    changeSalesOrderStatus: (company, id, body) => answer(api.changeSalesOrderStatus(id, company, body, opts)),
+    changeSalesOrderStatus: (company, id, body) => answer(api.changeSalesOrderStatus(id, company, body, {}, opts)),
     createReturn: (company, body) => answer(api.createReturn(company, body, {}, opts)),
     createWebhook: (company, body) => answer(api.createWebhook(company, body, {}, opts)),
     listWebhooks: (query) => answer(api.listWebhooks({ page: query.page, perPage: query.per_page }, opts)),
