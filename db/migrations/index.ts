@@ -10,6 +10,7 @@ import * as m004 from './004_idempotency_keys.js';
 import * as m005 from './005_inbound_and_stock.js';
 import * as m006 from './006_outbound_and_returns.js';
 import * as m007 from './007_webhooks.js';
+import * as m010 from './010_webhook_queue.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -19,6 +20,7 @@ const migrations: Record<string, Knex.Migration> = {
   '005_inbound_and_stock': m005,
   '006_outbound_and_returns': m006,
   '007_webhooks': m007,
+  '010_webhook_queue': m010,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

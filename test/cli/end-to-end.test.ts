@@ -31,7 +31,7 @@ describe('CLI end to end (spawned process)', function () {
 
   it('When a provider provisions an empty database command by command, Then its client reads partners through the API with the issued token', async () => {
     const first = await run('create-provider', '--name', 'Demo Logistics', '--vat', 'RO10000001');
-    expect(first[0]).to.match(/^Migrated the database \(7 migrations: 001_platform, .*\)\.$/);
+    expect(first[0]).to.match(/^Migrated the database \(\d+ migrations: 001_platform, .*\)\.$/);
     const provider = idAfter(first[1], 'provider company');
     const client = idAfter((await run('create-client', '--provider', String(provider), '--name', 'Acme Foods'))[0], 'client company');
     expect(client).to.not.equal(provider);
