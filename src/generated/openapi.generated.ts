@@ -655,6 +655,10 @@ export interface paths {
          * @description Creates a subscription of the company in scope. `events` from the catalogue, or `["*"]`. The
          *     URL must be https and must not resolve to a loopback, private, link-local or metadata address.
          *     The response shows the signing `secret` once.
+         *
+         *     A company owns at most 25 subscriptions (the server's `WEBHOOK_MAX_SUBSCRIPTIONS`), active or
+         *     not; its clients' subscriptions are theirs and do not count. One more answers 422 on `url`,
+         *     saying so: delete one it no longer needs, or widen one's `events`.
          */
         post: operations["createWebhook"];
         delete?: never;

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { nowDb } from '../../src/kernel/time.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
-import { harness, type Harness } from '../helpers/harness.js';
+import { buildApp, harness, testConfig, type Harness } from '../helpers/harness.js';
 
 const CATALOGUE = [
   'article.created', 'article.updated', 'purchase_order.created', 'purchase_order.updated', 'reception.created',
@@ -240,5 +240,50 @@ describe('Webhook subscriptions', () => {
     await off.as('admin').post('/api/webhooks').send({ url, events: ['*'] }).expect(403, message);
     await off.as('admin').get('/api/webhooks').expect(403, message);
     expect(await h.db('webhooks').where('company_id', off.client.id)).to.deep.equal([]);
+  });
+});
+
+describe('Webhook subscriptions: the most a company may own', () => {
+  const MAX = 3;
+  let h: Harness;
+  let world: World;
+
+  before(async () => {
+    h = await buildApp({ config: testConfig({ WEBHOOK_MAX_SUBSCRIPTIONS: String(MAX) }) });
+    world = await createWorld(h.app, h.db);
+  });
+
+  const tooMany = {
+    message: `The company already has ${MAX} webhook subscriptions, the most it may have. Delete one it no longer needs (DELETE /api/webhooks/{id}), or widen one's events, instead of adding another.`,
+  };
+  const subscribe = (actor: Parameters<World['as']>[0] = 'admin', company?: number) => world.as(actor, company).post('/api/webhooks').send({ url: hookUrl(), events: ['*'] });
+
+  it(`When a company owns WEBHOOK_MAX_SUBSCRIPTIONS (${MAX}) subscriptions, Then another answers 422 on url saying so and stores nothing; after a delete it may add one again`, async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < MAX; i++) ids.push((await subscribe().expect(201)).body.data.id);
+    // Switched off, they still count: switching one on again must not pass the cap.
+    await world.as('admin').put(`/api/webhooks/${ids[0]}`).send({ active: false }).expect(200);
+    const res = await subscribe().expect(422);
+    expect(res.body).to.deep.equal({ ...tooMany, errors: { url: [tooMany.message] } });
+    expect(await h.db('webhooks').where('company_id', world.client.id)).to.have.length(MAX);
+
+    await world.as('admin').delete(`/api/webhooks/${ids[1]}`).expect(204);
+    await subscribe().expect(201);
+    await subscribe().expect(422);
+  });
+
+  it("When a provider's clients own subscriptions, Then they count for the client, not for the provider in its own scope", async () => {
+    for (let i = 0; i < MAX; i++) await subscribe('otherClientAdmin').expect(201);
+    await subscribe('providerAdmin', world.otherClient.id).expect(422);
+    for (let i = 0; i < MAX; i++) await subscribe('providerAdmin', world.provider.id).expect(201);
+    await subscribe('providerAdmin', world.provider.id).expect(422, { ...tooMany, errors: { url: [tooMany.message] } });
+  });
+
+  it(`When ${MAX + 7} creates of a new company race, Then exactly ${MAX} are stored and the others answer 422`, async () => {
+    const fresh = await createWorld(h.app, h.db);
+    const statuses = await Promise.all(Array.from({ length: MAX + 7 }, () => fresh.as('admin').post('/api/webhooks').send({ url: hookUrl(), events: ['*'] }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 201)).to.have.length(MAX);
+    expect(statuses.filter((s) => s === 422)).to.have.length(7);
+    expect(await h.db('webhooks').where('company_id', fresh.client.id)).to.have.length(MAX);
   });
 });

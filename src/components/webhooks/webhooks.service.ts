@@ -9,6 +9,7 @@ import { eventId } from '../../kernel/ids.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import type { Paged } from '../../platform/db/queries.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
@@ -21,6 +22,8 @@ type WithSecret = Schema<'WebhookWithSecret'>;
 
 const messages = {
   notFound: (id: number) => `Webhook ${id} was not found.`,
+  tooMany: (max: number) =>
+    `The company already has ${max} webhook subscriptions, the most it may have. Delete one it no longer needs (DELETE /api/webhooks/{id}), or widen one's events, instead of adding another.`,
   deliveryNotFound: (id: number) => `Delivery ${id} was not found.`,
 };
 
@@ -57,22 +60,31 @@ export async function getWebhook(ctx: TenantContext, id: number): Promise<Webhoo
   return repository.toWebhook(await requireWebhook(ctx, id));
 }
 
-export async function createWebhook(ctx: TenantContext, body: Schema<'WebhookCreate'>, policy: TargetPolicy): Promise<WithSecret> {
+/** Where deliveries may go, and how many subscriptions a company may own. */
+export interface WebhookPolicy extends TargetPolicy {
+  maxSubscriptions: number;
+}
+
+export async function createWebhook(ctx: TenantContext, body: Schema<'WebhookCreate'>, policy: WebhookPolicy): Promise<WithSecret> {
   const companyId = companyOf(ctx.scope);
   await checkUrl(body.url, policy);
   const secret = newSecret();
-  const id = await repository.insertWebhook(ctx.db, {
-    company_id: companyId,
-    url: body.url,
-    events: unique(body.events),
-    description: body.description ?? null,
-    secret,
-    active: body.active ?? true,
+  const id = await inTransaction(ctx.db, async (tx) => {
+    await repository.lockCompany(tx, companyId);
+    if ((await repository.countOwnedWebhooks(tx, companyId)) >= policy.maxSubscriptions) throw InputError.field('url', messages.tooMany(policy.maxSubscriptions));
+    return repository.insertWebhook(tx, {
+      company_id: companyId,
+      url: body.url,
+      events: unique(body.events),
+      description: body.description ?? null,
+      secret,
+      active: body.active ?? true,
+    });
   });
   return { ...repository.toWebhook((await repository.findWebhook(ctx.db, ctx.scope, id))!), secret };
 }
 
-export async function updateWebhook(ctx: TenantContext, id: number, body: Schema<'WebhookUpdate'>, policy: TargetPolicy): Promise<Webhook | WithSecret> {
+export async function updateWebhook(ctx: TenantContext, id: number, body: Schema<'WebhookUpdate'>, policy: WebhookPolicy): Promise<Webhook | WithSecret> {
   const current = await requireWebhook(ctx, id);
   if (body.url !== undefined) await checkUrl(body.url, policy);
   const changes: Parameters<typeof repository.updateWebhook>[2] = {};
