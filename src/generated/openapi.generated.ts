@@ -1944,7 +1944,10 @@ export interface components {
         Webhook: {
             /** @example 4 */
             id: number;
-            /** @example https://erp.example.com/hooks/3pl */
+            /**
+             * @description The URL as stored, normalised by the URL parser (`HTTPS://ERP.example.com:443/a/../hooks` is `https://erp.example.com/hooks`).
+             * @example https://erp.example.com/hooks/3pl
+             */
             url: string;
             events: components["schemas"]["WebhookEventFilter"][];
             /** @example ERP stock sync */
@@ -1970,7 +1973,11 @@ export interface components {
         };
         WebhookCreate: {
             /**
-             * @description An https URL that does not resolve to a private address.
+             * @description An https URL (http only where the server allows it) without credentials, whose host is, or
+             *     resolves to, a public address: not loopback, private, link-local, shared, documentation or
+             *     reserved, nor an IPv6 address that carries such an IPv4 address (IPv4-mapped, 6to4, NAT64)
+             *     or lies outside global unicast. Stored normalised (`new URL(url).href`); the scheme and the
+             *     address are checked again at every delivery.
              * @example https://erp.example.com/hooks/3pl
              */
             url: string;
@@ -1989,7 +1996,10 @@ export interface components {
          *     }
          */
         WebhookUpdate: {
-            /** @example https://erp.example.com/hooks/3pl-v2 */
+            /**
+             * @description Checked and stored as on creation.
+             * @example https://erp.example.com/hooks/3pl-v2
+             */
             url?: string;
             events?: components["schemas"]["WebhookEventFilter"][];
             /** @example ERP stock sync */

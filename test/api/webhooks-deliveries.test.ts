@@ -163,7 +163,7 @@ describe('Webhook deliveries', () => {
     let answer = 500;
     const calls: Array<{ body: string; headers: Record<string, string> }> = [];
     const worker = createWebhookWorker({
-      db: h.db, logger: pino({ level: 'silent' }), timeoutMs: 1000, allowPrivateTargets: true, pollMs: 1000,
+      db: h.db, logger: pino({ level: 'silent' }), timeoutMs: 1000, allowPrivateTargets: true, allowHttp: true, pollMs: 1000,
       clock: () => now, random: () => 0.5,
       send: async (url, body, headers) => {
         if (url !== hook.url) return { status: 200 };

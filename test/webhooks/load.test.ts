@@ -93,7 +93,7 @@ describe('Webhook fan-out under load', function () {
       }
     }, 10);
     const started = Date.now();
-    const worker = createWebhookWorker({ db: h.db, logger: silent, timeoutMs: 10_000, allowPrivateTargets: true, pollMs: 50 });
+    const worker = createWebhookWorker({ db: h.db, logger: silent, timeoutMs: 10_000, allowPrivateTargets: true, allowHttp: true, pollMs: 50 });
     worker.start();
     try {
       await receiver.waitFor(SUBSCRIPTIONS * EVENTS, 800_000);

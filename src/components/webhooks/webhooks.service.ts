@@ -16,7 +16,7 @@ import type { TenantContext } from '../../platform/tenant-context.js';
 import * as repository from './webhooks.repository.js';
 import type { DeliveryStatus, Webhook, WebhookDelivery, WebhookRow } from './webhooks.repository.js';
 import { newSecret } from './webhooks.signing.js';
-import { refuseTarget, type TargetPolicy } from './webhooks.targets.js';
+import { normalisedUrl, refuseTarget, type TargetPolicy } from './webhooks.targets.js';
 
 type WithSecret = Schema<'WebhookWithSecret'>;
 
@@ -37,9 +37,11 @@ function companyOf(scope: CompanyScope): number {
   return scope.companyId;
 }
 
-async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
+/** The URL as stored (normalised), once it may receive deliveries. */
+async function checkUrl(url: string, policy: TargetPolicy): Promise<string> {
   const refusal = await refuseTarget(url, policy);
   if (refusal) throw InputError.field('url', refusal);
+  return normalisedUrl(url);
 }
 
 function unique<T>(values: readonly T[]): T[] {
@@ -67,14 +69,14 @@ export interface WebhookPolicy extends TargetPolicy {
 
 export async function createWebhook(ctx: TenantContext, body: Schema<'WebhookCreate'>, policy: WebhookPolicy): Promise<WithSecret> {
   const companyId = companyOf(ctx.scope);
-  await checkUrl(body.url, policy);
+  const url = await checkUrl(body.url, policy);
   const secret = newSecret();
   const id = await inTransaction(ctx.db, async (tx) => {
     await repository.lockCompany(tx, companyId);
     if ((await repository.countOwnedWebhooks(tx, companyId)) >= policy.maxSubscriptions) throw InputError.field('url', messages.tooMany(policy.maxSubscriptions));
     return repository.insertWebhook(tx, {
       company_id: companyId,
-      url: body.url,
+      url,
       events: unique(body.events),
       description: body.description ?? null,
       secret,
@@ -86,9 +88,8 @@ export async function createWebhook(ctx: TenantContext, body: Schema<'WebhookCre
 
 export async function updateWebhook(ctx: TenantContext, id: number, body: Schema<'WebhookUpdate'>, policy: WebhookPolicy): Promise<Webhook | WithSecret> {
   const current = await requireWebhook(ctx, id);
-  if (body.url !== undefined) await checkUrl(body.url, policy);
   const changes: Parameters<typeof repository.updateWebhook>[2] = {};
-  if (body.url !== undefined) changes.url = body.url;
+  if (body.url !== undefined) changes.url = await checkUrl(body.url, policy);
   if (body.events !== undefined) changes.events = unique(body.events);
   if (body.description !== undefined) changes.description = body.description;
   if (body.active !== undefined) {

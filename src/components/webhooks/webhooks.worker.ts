@@ -15,7 +15,7 @@ import * as queue from './webhooks.queue.js';
 import type { ClaimedDelivery } from './webhooks.queue.js';
 import { createFanOut } from './webhooks.fan-out.js';
 import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs } from './webhooks.rules.js';
-import { send as sendHttp, type SendResult } from './webhooks.sender.js';
+import { send as sendHttp, type SendOptions, type SendResult } from './webhooks.sender.js';
 import { signature } from './webhooks.signing.js';
 
 export const WORKER_HEARTBEAT = 'webhook-worker';
@@ -28,12 +28,14 @@ export interface WorkerOptions {
   logger: Logger;
   timeoutMs: number;
   allowPrivateTargets: boolean;
+  /** http URLs may be delivered to (WEBHOOK_ALLOW_HTTP); a stored http URL is refused at delivery when not. */
+  allowHttp: boolean;
   pollMs: number;
   /** Epoch milliseconds; tests move it. */
   clock?: () => number;
   /** In [0, 1): the jitter of retries. */
   random?: () => number;
-  send?: (url: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean }) => Promise<SendResult>;
+  send?: (url: string, body: string, headers: Record<string, string>, options: SendOptions) => Promise<SendResult>;
 }
 
 export interface RoundResult {
@@ -74,7 +76,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature(delivery.secret, delivery.event_id, timestamp, delivery.payload),
     };
-    const result = await sendOne(delivery.url, delivery.payload, headers, { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivateTargets });
+    const result = await sendOne(delivery.url, delivery.payload, headers, { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivateTargets, allowHttp: options.allowHttp });
     const now = clock();
     const attempts = delivery.attempts + 1;
     const base = { attempts, last_response_code: result.status ?? null, last_error: result.error ?? null, now: dbTime(now) };
