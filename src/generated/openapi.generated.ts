@@ -652,7 +652,8 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to events
-         * @description Creates a subscription of the company in scope. `events` from the catalogue, or `["*"]`. The
+         * @description Creates a subscription of the company in scope. `events` from the catalogue, or `["*"]` (`*`
+         *     beside names is a 422 on `events`). The
          *     URL must be https and must not resolve to a loopback, private, link-local or metadata address.
          *     The response shows the signing `secret` once.
          *
@@ -681,7 +682,8 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Update a webhook subscription
-         * @description Changes the given fields. `rotate_secret`:true replaces the secret and shows the new one once (the response then carries `secret`).
+         * @description Changes the given fields. `rotate_secret`:true replaces the secret and shows the new one once
+         *     (the response then carries `secret`). `url` and `events` are checked as on creation.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -746,7 +748,9 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a `webhook.ping` event to this subscription.
+         * @description Queues a `webhook.ping` event to this subscription. A switched-off subscription (`active`
+         *     false) is not pinged: 422 on `active`, saying so; switch it on with `PUT /api/webhooks/{id}`
+         *     `{"active": true}` first.
          */
         post: operations["pingWebhook"];
         delete?: never;
@@ -1936,7 +1940,7 @@ export interface components {
          */
         WebhookPingEventType: "webhook.ping";
         /**
-         * @description An event kind of the catalogue, or `*` for every event.
+         * @description An event kind of the catalogue, or `*` for every event (`*` alone, never beside names).
          * @example reception.created
          * @enum {string}
          */
@@ -1944,6 +1948,13 @@ export interface components {
         Webhook: {
             /** @example 4 */
             id: number;
+            /**
+             * @description The company that owns the subscription: the company in scope (`X-Company-Id`) when it was
+             *     created. A provider's own subscription receives the events of all its clients; a client's,
+             *     that client's events. A provider reading in its own scope sees its clients' subscriptions too.
+             * @example 2
+             */
+            company_id: number;
             /**
              * @description The URL as stored, normalised by the URL parser (`HTTPS://ERP.example.com:443/a/../hooks` is `https://erp.example.com/hooks`).
              * @example https://erp.example.com/hooks/3pl

@@ -45,6 +45,7 @@ export interface DeliveryRow {
 export function toWebhook(row: WebhookRow): Webhook {
   return {
     id: row.id,
+    company_id: row.company_id,
     url: row.url,
     events: JSON.parse(row.events) as Webhook['events'],
     description: row.description,
