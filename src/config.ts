@@ -39,6 +39,8 @@ export interface Config {
   /** Webhook URLs may resolve to loopback, private or link-local addresses: tests and local demos. */
   readonly webhookAllowPrivateTargets: boolean;
   readonly webhookTimeoutMs: number;
+  /** The most webhook subscriptions one company may own. */
+  readonly webhookMaxSubscriptions: number;
   /** How often the webhook worker looks for work. */
   readonly workerPollMs: number;
   /** How long a verified token and a resolved company access are reused (0: looked up on every request). */
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false),
     webhookAllowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookMaxSubscriptions: int(env, 'WEBHOOK_MAX_SUBSCRIPTIONS', 25, 1, 1000),
     workerPollMs: int(env, 'WORKER_POLL_MS', 1000, 10, 60_000),
     authCacheTtlSeconds: int(env, 'AUTH_CACHE_TTL_SECONDS', 10, 0, 300),
     httpHeadersTimeoutMs,

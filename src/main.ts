@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys]);
   const worker =
     config.worker === 'in-process'
-      ? createWebhookWorker({ db, logger, timeoutMs: config.webhookTimeoutMs, allowPrivateTargets: config.webhookAllowPrivateTargets, pollMs: config.workerPollMs })
+      ? createWebhookWorker({ db, logger, timeoutMs: config.webhookTimeoutMs, allowPrivateTargets: config.webhookAllowPrivateTargets, allowHttp: config.webhookAllowHttp, pollMs: config.workerPollMs })
       : undefined;
   worker?.start();
 

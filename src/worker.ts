@@ -18,6 +18,7 @@ const worker = createWebhookWorker({
   logger,
   timeoutMs: config.webhookTimeoutMs,
   allowPrivateTargets: config.webhookAllowPrivateTargets,
+  allowHttp: config.webhookAllowHttp,
   pollMs: config.workerPollMs,
 });
 worker.start();

@@ -12,6 +12,7 @@ import * as m006 from './006_outbound_and_returns.js';
 import * as m007 from './007_webhooks.js';
 import * as m008 from './008_article_id_sequence.js';
 import * as m009 from './009_lines_by_article.js';
+import * as m010 from './010_webhook_queue.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -23,6 +24,7 @@ const migrations: Record<string, Knex.Migration> = {
   '007_webhooks': m007,
   '008_article_id_sequence': m008,
   '009_lines_by_article': m009,
+  '010_webhook_queue': m010,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { ConfigError } from '../config.js';
 import { migrationSource } from '../../db/migrations/index.js';
 import { isConnectionError } from '../platform/db/driver-errors.js';
+import { errorSerializer } from '../platform/logger.js';
 import { parseOptions, UsageError } from './args.js';
 import type { Out } from './command.js';
 import type { AuthChange } from '../components/auth/auth-change.js';
@@ -65,7 +66,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await dispatch(argv, io);
     return 0;
   } catch (error) {
-    const message = oneLine(error instanceof Error ? error.message : String(error));
+    // A failed statement's error carries the statement and its values (a token's hash, a password's): only the driver's message is shown.
+    const message = oneLine(error instanceof Error ? (errorSerializer(error) as { message: string }).message : String(error));
     if (error instanceof UsageError || error instanceof ConfigError) {
       io.err(message);
       return 2;

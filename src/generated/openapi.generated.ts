@@ -720,9 +720,14 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to events
-         * @description Creates a subscription of the company in scope. `events` from the catalogue, or `["*"]`. The
+         * @description Creates a subscription of the company in scope. `events` from the catalogue, or `["*"]` (`*`
+         *     beside names is a 422 on `events`). The
          *     URL must be https and must not resolve to a loopback, private, link-local or metadata address.
          *     The response shows the signing `secret` once.
+         *
+         *     A company owns at most 25 subscriptions (the server's `WEBHOOK_MAX_SUBSCRIPTIONS`), active or
+         *     not; its clients' subscriptions are theirs and do not count. One more answers 422 on `url`,
+         *     saying so: delete one it no longer needs, or widen one's `events`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -745,7 +750,8 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Update a webhook subscription
-         * @description Changes the given fields. `rotate_secret`:true replaces the secret and shows the new one once (the response then carries `secret`).
+         * @description Changes the given fields. `rotate_secret`:true replaces the secret and shows the new one once
+         *     (the response then carries `secret`). `url` and `events` are checked as on creation.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -810,7 +816,9 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a `webhook.ping` event to this subscription.
+         * @description Queues a `webhook.ping` event to this subscription. A switched-off subscription (`active`
+         *     false) is not pinged: 422 on `active`, saying so; switch it on with `PUT /api/webhooks/{id}`
+         *     `{"active": true}` first.
          */
         post: operations["pingWebhook"];
         delete?: never;
@@ -2263,7 +2271,7 @@ export interface components {
          */
         WebhookPingEventType: "webhook.ping";
         /**
-         * @description An event kind of the catalogue, or `*` for every event.
+         * @description An event kind of the catalogue, or `*` for every event (`*` alone, never beside names).
          * @example reception.created
          * @enum {string}
          */
@@ -2274,7 +2282,17 @@ export interface components {
              * @example 4
              */
             id: number;
-            /** @example https://erp.example.com/hooks/3pl */
+            /**
+             * @description The company that owns the subscription: the company in scope (`X-Company-Id`) when it was
+             *     created. A provider's own subscription receives the events of all its clients; a client's,
+             *     that client's events. A provider reading in its own scope sees its clients' subscriptions too.
+             * @example 2
+             */
+            company_id: number;
+            /**
+             * @description The URL as stored, normalised by the URL parser (`HTTPS://ERP.example.com:443/a/../hooks` is `https://erp.example.com/hooks`).
+             * @example https://erp.example.com/hooks/3pl
+             */
             url: string;
             events: components["schemas"]["WebhookEventFilter"][];
             /** @example ERP stock sync */
@@ -2300,7 +2318,11 @@ export interface components {
         };
         WebhookCreate: {
             /**
-             * @description An https URL that does not resolve to a private address.
+             * @description An https URL (http only where the server allows it) without credentials, whose host is, or
+             *     resolves to, a public address: not loopback, private, link-local, shared, documentation or
+             *     reserved, nor an IPv6 address that carries such an IPv4 address (IPv4-mapped, 6to4, NAT64)
+             *     or lies outside global unicast. Stored normalised (`new URL(url).href`); the scheme and the
+             *     address are checked again at every delivery.
              * @example https://erp.example.com/hooks/3pl
              */
             url: string;
@@ -2319,7 +2341,10 @@ export interface components {
          *     }
          */
         WebhookUpdate: {
-            /** @example https://erp.example.com/hooks/3pl-v2 */
+            /**
+             * @description Checked and stored as on creation.
+             * @example https://erp.example.com/hooks/3pl-v2
+             */
             url?: string;
             events?: components["schemas"]["WebhookEventFilter"][];
             /** @example ERP stock sync */

@@ -1,11 +1,103 @@
-/** The process logger (pino): JSON lines on stdout, credentials redacted. */
-import { pino, type Logger } from 'pino';
+/**
+ * The process logger (pino): JSON lines on stdout, credentials redacted, and errors logged without
+ * the data they were about. Knex puts the failed statement, with every bound value, in front of
+ * the driver's message (`insert into … values (…) - too many terms in compound SELECT`) and mysql2
+ * adds `sql`; a logged database error keeps its type, code, errno, SQL state, the driver's own
+ * message and the stack frames, never the statement, its values or a payload in them.
+ */
+import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from '../config.js';
 
-export function createLogger(config: Pick<Config, 'logLevel' | 'appName'>): Logger {
-  return pino({
+/** Properties of a driver error that carry the statement or its values. */
+const STATEMENT_KEYS = ['sql', 'sqlMessage', 'bindings', 'parameters', 'values', 'query'];
+
+interface ErrorLike {
+  name?: string;
+  message: string;
+  stack?: string;
+  code?: unknown;
+  errno?: unknown;
+  sqlMessage?: unknown;
+  originalError?: unknown;
+  cause?: unknown;
+}
+
+function isErrorLike(value: unknown): value is ErrorLike {
+  return value instanceof Error || (typeof value === 'object' && value !== null && typeof (value as ErrorLike).message === 'string' && 'stack' in value);
+}
+
+/** A driver error: better-sqlite3's codes are SQLITE_*, mysql2's carry an errno or the statement. */
+function isDriverError(error: ErrorLike): boolean {
+  return (
+    (typeof error.code === 'string' && /^(SQLITE_|ER_)/.test(error.code)) ||
+    typeof error.errno === 'number' ||
+    typeof error.sqlMessage === 'string' ||
+    'sql' in error ||
+    'bindings' in error
+  );
+}
+
+/** The driver's message without the statement knex wrote in front of it (`<statement> - <message>`). */
+function driverMessage(error: ErrorLike): string {
+  if (typeof error.sqlMessage === 'string') return error.sqlMessage;
+  if (!isDriverError(error)) return error.message;
+  const cut = error.message.lastIndexOf(' - ');
+  return cut === -1 ? error.message : error.message.slice(cut + 3);
+}
+
+/** The stack's frames under a first line that repeats the safe message (V8 wrote the first line from the message as it was). */
+function safeStack(stack: string | undefined, header: string): string | undefined {
+  if (stack === undefined) return undefined;
+  const frames = stack.indexOf('\n    at ');
+  return frames === -1 ? header : header + stack.slice(frames);
+}
+
+function safeMessage(error: ErrorLike): string {
+  // A GraphQL error located around a resolver's failure repeats the original message.
+  const original = error.originalError;
+  if (isErrorLike(original) && error.message === original.message) return driverMessage(original);
+  return driverMessage(error);
+}
+
+/**
+ * pino's error serializer, without the failed statement and its values: the message is the
+ * driver's own, `sql`, `sqlMessage` and bindings are dropped, and causes and GraphQL's
+ * `originalError` are cleaned the same way.
+ */
+export function errorSerializer(value: unknown): unknown {
+  if (!isErrorLike(value)) return value;
+  const message = safeMessage(value);
+  const serialized = stdSerializers.err(value as Error) as unknown as Record<string, unknown>;
+  const type = typeof serialized.type === 'string' ? serialized.type : (value.name ?? 'Error');
+  const cause = isErrorLike(value.cause) ? (errorSerializer(value.cause) as { message: string }) : undefined;
+  const cleaned: Record<string, unknown> = {
+    ...serialized,
+    message: cause ? `${message}: ${cause.message}` : message,
+    stack: safeStack(value.stack, `${type}: ${message}`),
+  };
+  for (const key of STATEMENT_KEYS) delete cleaned[key];
+  if (cause) cleaned.cause = cause;
+  if (isErrorLike(value.originalError)) cleaned.originalError = errorSerializer(value.originalError);
+  if (Array.isArray(serialized.aggregateErrors)) cleaned.aggregateErrors = (value as unknown as { errors: unknown[] }).errors.map(errorSerializer);
+  delete cleaned.raw;
+  return cleaned;
+}
+
+/** Arguments passed on from a library's logger (graphql-yoga logs its errors as `args`). */
+function argsSerializer(value: unknown): unknown {
+  return Array.isArray(value) ? value.map(errorSerializer) : errorSerializer(value);
+}
+
+export function loggerOptions(config: Pick<Config, 'logLevel' | 'appName'>): LoggerOptions {
+  return {
     name: config.appName,
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'password', '*.password', 'secret', '*.secret'],
-  });
+    serializers: { err: errorSerializer, error: errorSerializer, args: argsSerializer },
+  };
+}
+
+/** The logger of a process; `destination` (stdout when absent) lets tests read the lines. */
+export function createLogger(config: Pick<Config, 'logLevel' | 'appName'>, destination?: DestinationStream): Logger {
+  return destination ? pino(loggerOptions(config), destination) : pino(loggerOptions(config));
 }

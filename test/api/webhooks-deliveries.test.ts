@@ -59,6 +59,23 @@ describe('Webhook deliveries', () => {
     expect(list.body.data).to.deep.equal([delivery]);
   });
 
+  it('When a switched-off subscription is pinged, Then it answers 422 on active saying it is off and how to switch it on, and queues nothing; switched on, it is pinged', async () => {
+    const hook = await subscribe();
+    const off = (id: number) => ({
+      message: `Webhook ${id} is switched off, so it cannot be pinged. Switch it on with PUT /api/webhooks/${id} {"active": true}, then ping it again.`,
+    });
+    await world.as('admin').put(`/api/webhooks/${hook.id}`).send({ active: false }).expect(200);
+    await world.as('admin').post(`/api/webhooks/${hook.id}/ping`).expect(422, { ...off(hook.id), errors: { active: [off(hook.id).message] } });
+    // Switched off by the server (410 Gone, or failing for days): the same answer.
+    await h.db('webhooks').where('id', hook.id).update({ disabled_reason: 'The endpoint answered 410 Gone at 2026-11-21T10:00:00.000000Z.' });
+    await world.as('admin').post(`/api/webhooks/${hook.id}/ping`).expect(422, { ...off(hook.id), errors: { active: [off(hook.id).message] } });
+    expect(await h.db('webhook_deliveries').where('webhook_id', hook.id)).to.deep.equal([]);
+
+    await world.as('admin').put(`/api/webhooks/${hook.id}`).send({ active: true }).expect(200);
+    const ping = await world.as('admin').post(`/api/webhooks/${hook.id}/ping`).expect(202);
+    expect(ping.body.data).to.include({ event_type: 'webhook.ping', status: 'pending' });
+  });
+
   it('When two pings are sent, Then each is a new event', async () => {
     const hook = await subscribe();
     const a = (await world.as('admin').post(`/api/webhooks/${hook.id}/ping`).expect(202)).body.data;
@@ -163,7 +180,7 @@ describe('Webhook deliveries', () => {
     let answer = 500;
     const calls: Array<{ body: string; headers: Record<string, string> }> = [];
     const worker = createWebhookWorker({
-      db: h.db, logger: pino({ level: 'silent' }), timeoutMs: 1000, allowPrivateTargets: true, pollMs: 1000,
+      db: h.db, logger: pino({ level: 'silent' }), timeoutMs: 1000, allowPrivateTargets: true, allowHttp: true, pollMs: 1000,
       clock: () => now, random: () => 0.5,
       send: async (url, body, headers) => {
         if (url !== hook.url) return { status: 200 };

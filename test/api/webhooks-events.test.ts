@@ -43,7 +43,7 @@ describe('Webhook events reach subscriptions', () => {
     world = await createWorld(h.app, h.db);
     other = await createWorld(h.app, h.db);
     worker = createWebhookWorker({
-      db: h.db, logger: pino({ level: 'silent' }), timeoutMs: 1000, allowPrivateTargets: true, pollMs: 1000,
+      db: h.db, logger: pino({ level: 'silent' }), timeoutMs: 1000, allowPrivateTargets: true, allowHttp: true, pollMs: 1000,
       send: async (url, body, headers) => {
         sent.push({ url, body, headers });
         return { status: 200 };

@@ -1,15 +1,16 @@
 /** /api/webhooks and /api/webhooks/{id}: subscriptions, their secret, access and scope. */
 import { expect } from 'chai';
 import { nowDb } from '../../src/kernel/time.js';
+import { api } from '../helpers/api.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
-import { harness, type Harness } from '../helpers/harness.js';
+import { buildApp, harness, testConfig, type Harness } from '../helpers/harness.js';
 
 const CATALOGUE = [
   'article.created', 'article.updated', 'purchase_order.created', 'purchase_order.updated', 'reception.created',
   'reception.updated', 'sales_order.created', 'sales_order.updated', 'sales_order.status_changed', 'return.created', 'stock.changed',
 ];
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const WEBHOOK_KEYS = ['id', 'url', 'events', 'description', 'active', 'disabled_reason', 'created_at', 'updated_at'];
+const WEBHOOK_KEYS = ['id', 'company_id', 'url', 'events', 'description', 'active', 'disabled_reason', 'created_at', 'updated_at'];
 
 /** A local URL nothing listens on (the shared app allows http and private targets). */
 const hookUrl = (): string => `http://127.0.0.1:9/hooks/${unique()}`;
@@ -43,7 +44,7 @@ describe('Webhook subscriptions', () => {
       .send({ url, events: ['stock.changed', 'reception.created'], description: 'ERP stock sync' }).expect(201);
     const data = res.body.data;
     expect(Object.keys(data).sort()).to.deep.equal([...WEBHOOK_KEYS, 'secret'].sort());
-    expect(data).to.deep.include({ url, events: ['stock.changed', 'reception.created'], description: 'ERP stock sync', active: true, disabled_reason: null });
+    expect(data).to.deep.include({ company_id: world.client.id, url, events: ['stock.changed', 'reception.created'], description: 'ERP stock sync', active: true, disabled_reason: null });
     expect(data.created_at).to.match(TIME);
     expect(data.updated_at).to.equal(data.created_at);
     expectSecret(data.secret);
@@ -105,8 +106,8 @@ describe('Webhook subscriptions', () => {
   it('When fields are updated, Then only they change and updated_at moves on', async () => {
     const created = await create({ description: 'Before', events: ['article.created'] });
     const url = hookUrl();
-    const res = await world.as('admin').put(`/api/webhooks/${created.id}`).send({ url, events: ['stock.changed', '*'] }).expect(200);
-    expect(res.body.data).to.deep.include({ id: created.id, url, events: ['stock.changed', '*'], description: 'Before', active: true, created_at: created.created_at });
+    const res = await world.as('admin').put(`/api/webhooks/${created.id}`).send({ url, events: ['stock.changed', 'return.created'] }).expect(200);
+    expect(res.body.data).to.deep.include({ id: created.id, url, events: ['stock.changed', 'return.created'], description: 'Before', active: true, created_at: created.created_at });
     expect(res.body.data.updated_at > created.updated_at).to.equal(true);
     const cleared = await world.as('admin').put(`/api/webhooks/${created.id}`).send({ description: null, active: false }).expect(200);
     expect(cleared.body.data).to.deep.include({ url, description: null, active: false });
@@ -135,6 +136,29 @@ describe('Webhook subscriptions', () => {
     const put = await world.as('admin').put(`/api/webhooks/${created.id}`).send({ events: ['stock.changed', 'nope'] }).expect(422);
     expect(Object.keys(put.body.errors)).to.deep.equal(['events.1']);
     expect(JSON.parse((await row(created.id))!.events as string)).to.deep.equal(['article.created']);
+  });
+
+  it('When events mix "*" with event names, Then POST and PUT answer 422 on events saying to use one or the other, and store nothing; "*" twice is "*"', async () => {
+    const mixed = { message: 'Use "*" alone for every event, or name the events without "*", not both.' };
+    const url = hookUrl();
+    for (const events of [['*', 'article.created'], ['stock.changed', '*'], ['article.created', '*', 'article.created']]) {
+      await world.as('admin').post('/api/webhooks').send({ url, events }).expect(422, { ...mixed, errors: { events: [mixed.message] } });
+    }
+    expect(await h.db('webhooks').where('url', url).first()).to.equal(undefined);
+    const created = await create({ events: ['article.created'] });
+    await world.as('admin').put(`/api/webhooks/${created.id}`).send({ events: ['*', 'stock.changed'], description: 'changed' }).expect(422, { ...mixed, errors: { events: [mixed.message] } });
+    expect(await row(created.id)).to.include({ events: '["article.created"]', description: null });
+    expect((await create({ events: ['*', '*'] })).events).to.deep.equal(['*']);
+  });
+
+  it('When a POST has a refused url and mixed events, Then one 422 names both', async () => {
+    const strict = await buildApp({ config: testConfig({ WEBHOOK_ALLOW_HTTP: 'false' }) });
+    const res = await api(strict.app, { token: world.users.admin.token, company: world.client.id })
+      .post('/api/webhooks').send({ url: 'http://127.0.0.1:9/hooks', events: ['*', 'stock.changed'] }).expect(422);
+    expect(res.body.errors).to.deep.equal({
+      url: ['The url must use https.'],
+      events: ['Use "*" alone for every event, or name the events without "*", not both.'],
+    });
   });
 
   it('When the body tries to set the secret or the company, Then it answers 422 naming them and changes nothing', async () => {
@@ -167,10 +191,10 @@ describe('Webhook subscriptions', () => {
     expect(await h.db('webhook_deliveries').where('webhook_id', created.id)).to.deep.equal([]);
   });
 
-  it("When the provider admin is scoped to the provider, Then it sees and changes the client's subscription", async () => {
+  it("When the provider admin is scoped to the provider, Then it sees and changes the client's subscription, shown with the client's company_id", async () => {
     const created = await create();
     const read = await world.as('providerAdmin').get(`/api/webhooks/${created.id}`).expect(200);
-    expect(read.body.data.id).to.equal(created.id);
+    expect(read.body.data).to.include({ id: created.id, company_id: world.client.id });
     const list = await world.as('providerAdmin').get('/api/webhooks?per_page=100').expect(200);
     expect(list.body.data.map((w: { id: number }) => w.id)).to.include(created.id);
     await world.as('providerAdmin').put(`/api/webhooks/${created.id}`).send({ description: 'By the provider' }).expect(200);
@@ -195,6 +219,7 @@ describe('Webhook subscriptions', () => {
 
   it("When the provider subscribes in its own scope, Then the subscription is the provider's and its clients' admins do not see it", async () => {
     const created = await create({}, 'providerAdmin');
+    expect(created.company_id).to.equal(world.provider.id);
     expect((await row(created.id))!.company_id).to.equal(world.provider.id);
     await world.as('admin').get(`/api/webhooks/${created.id}`).expect(404, { message: `Webhook ${created.id} was not found.` });
     await world.as('admin').put(`/api/webhooks/${created.id}`).send({ active: false }).expect(404);
@@ -240,5 +265,50 @@ describe('Webhook subscriptions', () => {
     await off.as('admin').post('/api/webhooks').send({ url, events: ['*'] }).expect(403, message);
     await off.as('admin').get('/api/webhooks').expect(403, message);
     expect(await h.db('webhooks').where('company_id', off.client.id)).to.deep.equal([]);
+  });
+});
+
+describe('Webhook subscriptions: the most a company may own', () => {
+  const MAX = 3;
+  let h: Harness;
+  let world: World;
+
+  before(async () => {
+    h = await buildApp({ config: testConfig({ WEBHOOK_MAX_SUBSCRIPTIONS: String(MAX) }) });
+    world = await createWorld(h.app, h.db);
+  });
+
+  const tooMany = {
+    message: `The company already has ${MAX} webhook subscriptions, the most it may have. Delete one it no longer needs (DELETE /api/webhooks/{id}), or widen one's events, instead of adding another.`,
+  };
+  const subscribe = (actor: Parameters<World['as']>[0] = 'admin', company?: number) => world.as(actor, company).post('/api/webhooks').send({ url: hookUrl(), events: ['*'] });
+
+  it(`When a company owns WEBHOOK_MAX_SUBSCRIPTIONS (${MAX}) subscriptions, Then another answers 422 on url saying so and stores nothing; after a delete it may add one again`, async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < MAX; i++) ids.push((await subscribe().expect(201)).body.data.id);
+    // Switched off, they still count: switching one on again must not pass the cap.
+    await world.as('admin').put(`/api/webhooks/${ids[0]}`).send({ active: false }).expect(200);
+    const res = await subscribe().expect(422);
+    expect(res.body).to.deep.equal({ ...tooMany, errors: { url: [tooMany.message] } });
+    expect(await h.db('webhooks').where('company_id', world.client.id)).to.have.length(MAX);
+
+    await world.as('admin').delete(`/api/webhooks/${ids[1]}`).expect(204);
+    await subscribe().expect(201);
+    await subscribe().expect(422);
+  });
+
+  it("When a provider's clients own subscriptions, Then they count for the client, not for the provider in its own scope", async () => {
+    for (let i = 0; i < MAX; i++) await subscribe('otherClientAdmin').expect(201);
+    await subscribe('providerAdmin', world.otherClient.id).expect(422);
+    for (let i = 0; i < MAX; i++) await subscribe('providerAdmin', world.provider.id).expect(201);
+    await subscribe('providerAdmin', world.provider.id).expect(422, { ...tooMany, errors: { url: [tooMany.message] } });
+  });
+
+  it(`When ${MAX + 7} creates of a new company race, Then exactly ${MAX} are stored and the others answer 422`, async () => {
+    const fresh = await createWorld(h.app, h.db);
+    const statuses = await Promise.all(Array.from({ length: MAX + 7 }, () => fresh.as('admin').post('/api/webhooks').send({ url: hookUrl(), events: ['*'] }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 201)).to.have.length(MAX);
+    expect(statuses.filter((s) => s === 422)).to.have.length(7);
+    expect(await h.db('webhooks').where('company_id', fresh.client.id)).to.have.length(MAX);
   });
 });

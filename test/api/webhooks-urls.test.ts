@@ -32,6 +32,17 @@ const PRIVATE_TARGETS: Array<[string, string]> = [
   ['https://0x7f.1/hook', '127.0.0.1'],
   ['https://[::ffff:127.0.0.1]/hook', '::ffff:7f00:1'],
   ['https://[::ffff:169.254.169.254]/hook', '::ffff:a9fe:a9fe'],
+  // IPv6 that carries a private IPv4 address, or that is reserved (issue 16.11).
+  ['https://[::127.0.0.1]/hook', '::7f00:1'],
+  ['https://[2002:7f00:1::]/hook', '2002:7f00:1::'],
+  ['https://[2002:a9fe:a9fe::1]/hook', '2002:a9fe:a9fe::1'],
+  ['https://[64:ff9b::169.254.169.254]/hook', '64:ff9b::a9fe:a9fe'],
+  ['https://[::ffff:0:127.0.0.1]/hook', '::ffff:0:7f00:1'],
+  ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+  ['https://[100::1]/hook', '100::1'],
+  ['https://[2001:db8::10]/hook', '2001:db8::10'],
+  ['https://[fec0::1]/hook', 'fec0::1'],
+  ['https://192.0.2.10/hook', '192.0.2.10'],
 ];
 
 describe('Webhook target URLs', () => {
@@ -67,6 +78,22 @@ describe('Webhook target URLs', () => {
     await publicWebhook(strict);
     const res = await as(strict).post('/api/webhooks').send({ url: 'https://[2606:4700:4700::1111]/hook', events: ['*'], active: false }).expect(201);
     expect(res.body.data.url).to.equal('https://[2606:4700:4700::1111]/hook');
+  });
+
+  it('When private targets are refused, Then IPv6 carrying a public IPv4 address (6to4, NAT64) is accepted', async () => {
+    for (const url of ['https://[2002:5db8:d822::1]/hook', 'https://[64:ff9b::5db8:d822]/hook']) {
+      const res = await as(strict).post('/api/webhooks').send({ url, events: ['*'], active: false }).expect(201);
+      expect(res.body.data.url).to.equal(url);
+    }
+  });
+
+  it('When a URL is sent in another spelling, Then it is checked, stored and shown as the URL parser writes it (POST and PUT)', async () => {
+    const res = await as(strict).post('/api/webhooks').send({ url: 'HTTPS://0x5d.0xb8.0xd8.0x22:443/a/../hook?x=1', events: ['*'], active: false }).expect(201);
+    expect(res.body.data.url).to.equal('https://93.184.216.34/hook?x=1');
+    expect(await shared.db('webhooks').where('id', res.body.data.id).first()).to.include({ url: 'https://93.184.216.34/hook?x=1' });
+    const put = await as(strict).put(`/api/webhooks/${res.body.data.id}`).send({ url: 'https://[2606:4700:4700:0:0:0:0:1111]:443/hook' }).expect(200);
+    expect(put.body.data.url).to.equal('https://[2606:4700:4700::1111]/hook');
+    expect((await as(strict).get(`/api/webhooks/${res.body.data.id}`).expect(200)).body.data.url).to.equal('https://[2606:4700:4700::1111]/hook');
   });
 
   for (const [url, host] of PRIVATE_TARGETS) {

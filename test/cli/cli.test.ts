@@ -5,8 +5,11 @@ import { flagOf, parseOptions, UsageError } from '../../src/cli/args.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { unlessTaken } from '../../src/cli/lookups.js';
 import { runCli } from '../../src/cli/run.js';
+import { migrateLatest } from '../../db/migrations/index.js';
+import { createScratchDatabase } from '../helpers/database.js';
 import { runDatabase } from '../helpers/harness.js';
 import { unique } from '../helpers/factories.js';
+import { testEnv } from '../helpers/test-env.js';
 import { cli, refused } from './cli-helpers.js';
 
 describe('CLI help and dispatch', () => {
@@ -16,7 +19,7 @@ describe('CLI help and dispatch', () => {
     const text = out.join('\n');
     for (const name of [
       'create-provider', 'create-client', 'create-warehouse', 'create-partner', 'create-unit', 'create-user', 'add-member',
-      'set-module', 'list-modules', 'issue-token', 'revoke-token', 'list-deliveries', 'list-companies', 'help',
+      'set-module', 'list-modules', 'issue-token', 'revoke-token', 'list-deliveries', 'list-failed-events', 'requeue-failed-events', 'list-companies', 'help',
     ]) {
       expect(text).to.match(new RegExp(`^  ${name}\\b`, 'm'));
     }
@@ -58,6 +61,24 @@ describe('CLI help and dispatch', () => {
     });
     expect(code).to.equal(1);
     expect(err).to.deep.equal(['The database cannot be reached: connect ECONNREFUSED 127.0.0.1:1']);
+  });
+});
+
+describe('CLI: a failed statement', () => {
+  it('When a statement fails, Then the one line shows the database\'s message, not the statement or its values', async () => {
+    const scratch = await createScratchDatabase();
+    try {
+      await migrateLatest(scratch.db);
+      const io = { out: [] as string[], err: [] as string[] };
+      const run = (argv: string[]) => runCli(argv, { out: (l) => io.out.push(l), err: (l) => io.err.push(l), database: () => scratch.db });
+      expect(await run(['create-user', '--email', 'leak@example.test', '--name', 'Leak', '--password', 'a-secret-password'])).to.equal(0);
+      await scratch.db.schema.dropTable('personal_access_tokens');
+      expect(await run(['issue-token', '--user', 'leak@example.test', '--name', 'erp-secret-name'])).to.equal(1);
+      expect(io.err).to.have.length(1);
+      expect(io.err[0]).to.match(testEnv.engine === 'sqlite' ? /^Failed: no such table: personal_access_tokens$/ : /^Failed: Table '[^']+\.personal_access_tokens' doesn't exist$/);
+    } finally {
+      await scratch.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
-/** Operator CLI: list-deliveries prints the delivery log of a webhook subscription. */
+/** Operator CLI: list-deliveries prints the delivery log of a webhook subscription; list-failed-events and requeue-failed-events the events set aside by the fan-out. */
 import { expect } from 'chai';
 import { deleteWebhook, insertDelivery, insertWebhook } from '../../src/components/webhooks/webhooks.repository.js';
+import { eventId } from '../../src/kernel/ids.js';
 import { nowDb } from '../../src/kernel/time.js';
 import { runDatabase } from '../helpers/harness.js';
 import { unique } from '../helpers/factories.js';
@@ -59,5 +60,55 @@ describe('CLI list-deliveries', () => {
     await refused(['list-deliveries', '--webhook', String(webhook), '--status', 'lost'], '--status must be one of pending, retrying, delivered, failed (got "lost").');
     await refused(['list-deliveries', '--webhook', String(webhook), '--limit', '0'], '--limit must be a whole number from 1 to 500 (got "0").');
     await refused(['list-deliveries'], 'list-deliveries needs --webhook <id> (the webhook subscription id).');
+  });
+});
+
+describe('CLI list-failed-events and requeue-failed-events', () => {
+  const events: string[] = [];
+  let company: number;
+
+  before(async () => {
+    const { db } = await runDatabase();
+    const provider = idAfter((await ok('create-provider', '--name', unique('Provider ')))[0], 'company');
+    company = idAfter((await ok('create-client', '--provider', String(provider), '--name', unique('Client ')))[0], 'client company');
+    for (const type of ['article.created', 'stock.changed']) {
+      const id = eventId();
+      events.push(id);
+      await db('outbox_events').insert({
+        event_id: id, company_id: company, type, data: '{}', occurred_at: '2026-11-21 10:00:00.000000',
+        fan_out_attempts: 3, fan_out_error: 'SQLITE_ERROR: no such table: webhook_deliveries', fan_out_failed_at: '2026-11-21 10:00:05.000000',
+      });
+    }
+  });
+
+  after(async () => {
+    // Out of every later worker's way.
+    await (await runDatabase()).db('outbox_events').whereIn('event_id', events).update({ dispatched_at: nowDb(), fan_out_failed_at: null });
+  });
+
+  it('When events were set aside, Then list-failed-events prints them newest first with their company, type, attempts and last error', async () => {
+    const lines = await ok('list-failed-events');
+    expect(lines[0]).to.equal('2 events are set aside, their fan-out failed 3 times; 2 newest first. requeue-failed-events puts them back once the cause is fixed.');
+    expect(lines[1]).to.match(/^event\s+company\s+type\s+occurred\s+attempts\s+set aside\s+last error$/);
+    expect(lines.slice(2).map((l) => l.split(/\s{2,}/))).to.deep.equal([
+      [events[1], String(company), 'stock.changed', '2026-11-21T10:00:00.000000Z', '3', '2026-11-21T10:00:05.000000Z', 'SQLITE_ERROR: no such table: webhook_deliveries'],
+      [events[0], String(company), 'article.created', '2026-11-21T10:00:00.000000Z', '3', '2026-11-21T10:00:05.000000Z', 'SQLITE_ERROR: no such table: webhook_deliveries'],
+    ]);
+    expect(await ok('list-failed-events', '--limit', '1')).to.have.length(3);
+  });
+
+  it('When one event and then all are put back, Then their marks are cleared and the list is empty', async () => {
+    const { db } = await runDatabase();
+    expect(await ok('requeue-failed-events', '--event', events[0]!)).to.deep.equal(['Put 1 event back in the queue; the webhook worker fans it out in its next round.']);
+    expect(await db('outbox_events').where('event_id', events[0]).first()).to.include({ fan_out_failed_at: null, fan_out_attempts: 0, fan_out_error: null, dispatched_at: null });
+    expect((await ok('list-failed-events'))[0]).to.match(/^1 event is set aside/);
+    expect(await ok('requeue-failed-events', '--all')).to.deep.equal(['Put 1 event back in the queue; the webhook worker fans it out in its next round.']);
+    expect(await ok('list-failed-events')).to.deep.equal(['No event is set aside: every event was fanned out to its webhook subscriptions.']);
+  });
+
+  it('When neither or both of --event and --all are given, or the event is not set aside, Then it exits 2', async () => {
+    await refused(['requeue-failed-events'], 'Give either --event <event id> or --all.');
+    await refused(['requeue-failed-events', '--event', 'evt_x', '--all'], 'Give either --event <event id> or --all.');
+    await refused(['requeue-failed-events', '--event', 'evt_nope'], '--event evt_nope: no event evt_nope is set aside (list-failed-events shows those that are).');
   });
 });

@@ -43,7 +43,12 @@ function answerWith(res: ServerResponse, answer: Exclude<Answer, 'hang'>): void 
   res.end(answer.body ?? '');
 }
 
-export async function startReceiver(defaultAnswer: Answer = OK): Promise<Receiver> {
+/**
+ * `keep: 'ids'` records only each request's path and webhook-id header (no body, no other header):
+ * for load tests, whose tens of thousands of requests would otherwise fill the heap they measure.
+ */
+export async function startReceiver(defaultAnswer: Answer = OK, options: { keep?: 'all' | 'ids' } = {}): Promise<Receiver> {
+  const light = options.keep === 'ids';
   const received: Received[] = [];
   const queued: Answer[] = [];
   const held = new Set<ServerResponse>();
@@ -52,10 +57,12 @@ export async function startReceiver(defaultAnswer: Answer = OK): Promise<Receive
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('data', (chunk: Buffer) => void (light || chunks.push(chunk)));
     req.on('end', () => {
       const answer = queued.shift() ?? fallback;
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answer, at: Date.now() });
+      const headers = light ? { 'webhook-id': req.headers['webhook-id'] } : req.headers;
+      const body = light ? '' : Buffer.concat(chunks).toString('utf8');
+      received.push({ method: req.method ?? '', path: req.url ?? '', headers, body, answer, at: Date.now() });
       for (const waiter of waiters.filter((w) => received.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       webhookAllowHttp: false,
       webhookAllowPrivateTargets: false,
       webhookTimeoutMs: 10_000,
+      webhookMaxSubscriptions: 25,
       workerPollMs: 1000,
       authCacheTtlSeconds: 10,
       httpHeadersTimeoutMs: 20_000,
@@ -114,6 +115,12 @@ describe('loadConfig', () => {
 
   it('When the DATABASE_URL is sqlite::memory:, Then it is accepted', () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).databaseUrl).to.equal('sqlite::memory:');
+  });
+
+  it('When WEBHOOK_MAX_SUBSCRIPTIONS is set, Then it is the cap per company; 0 or more than 1000 stops the start', () => {
+    expect(loadConfig({ WEBHOOK_MAX_SUBSCRIPTIONS: '3' }).webhookMaxSubscriptions).to.equal(3);
+    expect(() => loadConfig({ WEBHOOK_MAX_SUBSCRIPTIONS: '0' })).to.throw(ConfigError, /^WEBHOOK_MAX_SUBSCRIPTIONS must be a whole number from 1 to 1000 \(got "0"\)$/);
+    expect(() => loadConfig({ WEBHOOK_MAX_SUBSCRIPTIONS: '1001' })).to.throw(ConfigError, /^WEBHOOK_MAX_SUBSCRIPTIONS must be a whole number from 1 to 1000/);
   });
 
   describe('bad values', () => {

@@ -44,7 +44,7 @@ describe('checkResponse', () => {
   });
 
   it('When a schema is composed with allOf, Then its parts may add properties but nothing else may', () => {
-    const webhook = { id: 1, url: 'https://x.example', events: ['*'], description: null, active: true, disabled_reason: null, created_at: partner.created_at, updated_at: partner.updated_at };
+    const webhook = { id: 1, company_id: 2, url: 'https://x.example', events: ['*'], description: null, active: true, disabled_reason: null, created_at: partner.created_at, updated_at: partner.updated_at };
     checkResponse('POST', '/api/webhooks', { status: 201, headers: json, body: { data: { ...webhook, secret: 'whsec_x' } } });
     expect(() => checkResponse('POST', '/api/webhooks', { status: 201, headers: json, body: { data: { ...webhook, secret: 's', extra: 1 } } })).to.throw(/extra/);
   });

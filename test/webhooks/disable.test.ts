@@ -61,7 +61,9 @@ describe('Webhook subscriptions switched off by the worker', () => {
 
     target.setDefault({ status: 200 });
     await createArticle(world);
-    await world.as('admin').post(`/api/webhooks/${webhookId}/ping`).expect(202);
+    // A switched-off subscription is not pinged either: the answer says it is off.
+    const ping = await world.as('admin').post(`/api/webhooks/${webhookId}/ping`).expect(422);
+    expect(ping.body.errors.active[0]).to.match(new RegExp(`^Webhook ${webhookId} is switched off`));
     for (const step of [SECOND, HOUR, DAY]) {
       clock.advance(step);
       await worker.runOnce();

@@ -209,7 +209,9 @@ describe('Webhook retries', () => {
   });
 
   // [host in the URL, what last_error names]; an IPv4-mapped IPv6 loopback is named as the URL parser writes it.
-  for (const [host, named] of [['127.0.0.1', '127.0.0.1'], ['localhost', 'localhost'], ['[::ffff:127.0.0.1]', '::ffff:7f00:1']]) {
+  for (const [host, named] of [
+    ['127.0.0.1', '127.0.0.1'], ['localhost', 'localhost'], ['[::ffff:127.0.0.1]', '::ffff:7f00:1'], ['[::127.0.0.1]', '::7f00:1'], ['[2002:7f00:1::]', '2002:7f00:1::'],
+  ]) {
     it(`When a subscription points at http://${host} and private targets are not allowed, Then nothing is sent, the delivery is failed naming why, and not retried`, async () => {
       const target = await receiver();
       const { world, webhookId } = await oneEvent(`http://${host}:${target.port}/hooks`);
@@ -227,4 +229,21 @@ describe('Webhook retries', () => {
       expect(await onlyDelivery(world, webhookId)).to.deep.equal(row);
     });
   }
+
+  it('When a subscription stored with an http URL is delivered after WEBHOOK_ALLOW_HTTP was switched off, Then nothing is sent, the delivery is failed saying why, and not retried', async () => {
+    const target = await receiver();
+    const { world, webhookId } = await oneEvent(target.url);
+    expect(target.url).to.match(/^http:/);
+    const clock = testClock();
+    const worker = testWorker(h.db, clock, { allowHttp: false });
+
+    await worker.runOnce();
+    const row = await onlyDelivery(world, webhookId);
+    expect(row).to.include({ status: 'failed', attempts: 1, last_response_code: null, next_attempt_at: null, delivered_at: null, last_error: 'The url must use https; not delivered.' });
+    clock.advance(DAY);
+    await worker.runOnce();
+    await testWorker(h.db, clock).runOnce(); // nor does a worker that allows http send a failed delivery
+    expect(target.received).to.deep.equal([]);
+    expect(await onlyDelivery(world, webhookId)).to.deep.equal(row);
+  });
 });

@@ -32,7 +32,7 @@ export function testClock(start = Date.now()): Clock {
 
 /** A worker with the test's clock and no jitter (random 0.5 is a factor of exactly 1). */
 export function testWorker(db: Knex, clock: Clock, overrides: Partial<WorkerOptions> = {}): WebhookWorker {
-  return createWebhookWorker({ db, logger: silent, timeoutMs: 2000, allowPrivateTargets: true, pollMs: 50, clock, random: () => 0.5, ...overrides });
+  return createWebhookWorker({ db, logger: silent, timeoutMs: 2000, allowPrivateTargets: true, allowHttp: true, pollMs: 50, clock, random: () => 0.5, ...overrides });
 }
 
 /** A subscription of the world's client, created through the API by its admin: its id and secret. */

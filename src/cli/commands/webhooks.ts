@@ -1,6 +1,12 @@
-/** Webhooks: the delivery log of a subscription, newest first, as `GET /api/webhooks/{id}/deliveries` shows it. */
+/**
+ * Webhooks: the delivery log of a subscription, newest first, as `GET /api/webhooks/{id}/deliveries`
+ * shows it; the events set aside because their fan-out kept failing, and putting them back.
+ */
+import { MAX_FAN_OUT_ATTEMPTS } from '../../components/webhooks/webhooks.fan-out.js';
+import { failedEvents, requeueFailedEvents } from '../../components/webhooks/webhooks.queue.js';
 import { DELIVERY_STATUSES, findWebhook, listDeliveries } from '../../components/webhooks/webhooks.repository.js';
 import { ALL_COMPANIES } from '../../kernel/company-scope.js';
+import { toApiTime } from '../../kernel/time.js';
 import { UsageError } from '../args.js';
 import { defineCommand } from '../command.js';
 import { table } from '../table.js';
@@ -40,4 +46,39 @@ export const listDeliveriesCommand = defineCommand({
   },
 });
 
-export const webhookCommands = [listDeliveriesCommand];
+export const listFailedEventsCommand = defineCommand({
+  name: 'list-failed-events',
+  summary: 'List the events set aside because their webhook fan-out kept failing (poison events), newest first.',
+  options: {
+    limit: { kind: 'int', min: 1, max: 500, help: 'how many, newest first (default 20)' },
+  },
+  async run(db, o, out) {
+    const { rows, total } = await failedEvents(db, o.limit ?? 20);
+    if (total === 0) {
+      out('No event is set aside: every event was fanned out to its webhook subscriptions.');
+      return;
+    }
+    out(`${total} ${total === 1 ? 'event is' : 'events are'} set aside, their fan-out failed ${MAX_FAN_OUT_ATTEMPTS} times; ${rows.length} newest first. requeue-failed-events puts them back once the cause is fixed.`);
+    const cells = rows.map((e) => [e.event_id, String(e.company_id), e.type, toApiTime(e.occurred_at), String(e.fan_out_attempts), toApiTime(e.fan_out_failed_at), e.fan_out_error ?? '']);
+    for (const line of table(['event', 'company', 'type', 'occurred', 'attempts', 'set aside', 'last error'], cells)) out(line);
+  },
+});
+
+export const requeueFailedEventsCommand = defineCommand({
+  name: 'requeue-failed-events',
+  summary: 'Put events set aside back in the webhook fan-out queue (after fixing the cause): one with --event, or --all.',
+  options: {
+    event: { kind: 'text', max: 40, help: 'the event id (evt_…) as list-failed-events shows it' },
+    all: { kind: 'flag', help: 'every event set aside' },
+  },
+  check(o) {
+    if ((o.event === undefined) === !o.all) throw new UsageError('Give either --event <event id> or --all.');
+  },
+  async run(db, o, out) {
+    const count = await requeueFailedEvents(db, o.all ? 'all' : [o.event!]);
+    if (count === 0 && !o.all) throw new UsageError(`--event ${o.event}: no event ${o.event} is set aside (list-failed-events shows those that are).`);
+    out(`Put ${count} ${count === 1 ? 'event' : 'events'} back in the queue; the webhook worker fans ${count === 1 ? 'it' : 'them'} out in its next round.`);
+  },
+});
+
+export const webhookCommands = [listDeliveriesCommand, listFailedEventsCommand, requeueFailedEventsCommand];

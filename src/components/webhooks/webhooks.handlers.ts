@@ -5,10 +5,9 @@ import { pageOf } from '../../platform/http/pagination.js';
 import type { HandlerMap } from '../../platform/openapi/handler-types.js';
 import { tenantContext } from '../../platform/tenant-context.js';
 import * as webhooks from './webhooks.service.js';
-import type { TargetPolicy } from './webhooks.targets.js';
 
-function policy(config: Config): TargetPolicy {
-  return { allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivateTargets };
+function policy(config: Config): webhooks.WebhookPolicy {
+  return { allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivateTargets, maxSubscriptions: config.webhookMaxSubscriptions };
 }
 
 export const webhookHandlers = {

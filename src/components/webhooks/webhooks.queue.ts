@@ -8,13 +8,15 @@ import type { Knex } from 'knex';
 import { engineOf } from '../../platform/db/database.js';
 import type { DeliveryRow, WebhookRow } from './webhooks.repository.js';
 
-export interface OutboxRow {
+/** An outbox event waiting for its fan-out, without its data (loaded a few at a time). */
+export interface OutboxEvent {
   id: number;
   event_id: string;
   company_id: number;
   type: string;
-  data: string;
   occurred_at: string;
+  /** The length of its data (characters on SQLite, bytes on MariaDB): what loading it costs. */
+  size: number;
 }
 
 export interface ClaimedDelivery {
@@ -32,8 +34,80 @@ function skipLocked<T extends Knex.QueryBuilder>(tx: Knex, query: T): T {
   return engineOf(tx) === 'mysql' ? (query.forUpdate().skipLocked() as T) : query;
 }
 
-export async function undispatchedEvents(tx: Knex.Transaction, limit: number): Promise<OutboxRow[]> {
-  return skipLocked(tx, tx('outbox_events').select('id', 'event_id', 'company_id', 'type', 'data', 'occurred_at').whereNull('dispatched_at').orderBy('id').limit(limit));
+/**
+ * Up to `limit` events waiting for their fan-out, oldest first (an event set aside as poison is no
+ * longer waiting), locked for this transaction on MariaDB (SKIP LOCKED: another worker takes the
+ * next ones); `onlyId` narrows it to one event.
+ */
+export async function undispatchedEvents(tx: Knex.Transaction, limit: number, onlyId?: number): Promise<OutboxEvent[]> {
+  const query = tx('outbox_events')
+    .select('id', 'event_id', 'company_id', 'type', 'occurred_at', tx.raw('length(data) as size'))
+    .whereNull('dispatched_at')
+    .whereNull('fan_out_failed_at')
+    .orderBy('id')
+    .limit(limit);
+  if (onlyId !== undefined) query.where('id', onlyId);
+  const rows = (await skipLocked(tx, query)) as Array<OutboxEvent & { id: number | string; size: number | string | null }>;
+  return rows.map((r) => ({ ...r, id: Number(r.id), size: Number(r.size ?? 0) }));
+}
+
+/** Up to `limit` events waiting for their fan-out, oldest first, without locking them. */
+export async function waitingEvents(db: Knex, limit: number): Promise<Array<Omit<OutboxEvent, 'occurred_at' | 'size'>>> {
+  const rows = await db('outbox_events')
+    .select('id', 'event_id', 'company_id', 'type')
+    .whereNull('dispatched_at')
+    .whereNull('fan_out_failed_at')
+    .orderBy('id')
+    .limit(limit);
+  return rows.map((r: { id: number | string; event_id: string; company_id: number; type: string }) => ({ ...r, id: Number(r.id) }));
+}
+
+/** The stored data (JSON text) of these events, by id. */
+export async function eventData(tx: Knex.Transaction, ids: number[]): Promise<Map<number, string>> {
+  const rows = await tx('outbox_events').select('id', 'data').whereIn('id', ids);
+  return new Map(rows.map((r: { id: number | string; data: string }) => [Number(r.id), r.data]));
+}
+
+/**
+ * Counts a failed fan-out of an event and keeps its error; at `maxAttempts` failures the event is
+ * set aside (fan_out_failed_at) and no longer fanned out. Answers the failures counted so far.
+ */
+export async function recordFanOutFailure(tx: Knex.Transaction, id: number, error: string, now: string, maxAttempts: number): Promise<number> {
+  await tx('outbox_events').where('id', id).update({ fan_out_attempts: tx.raw('fan_out_attempts + 1'), fan_out_error: error.slice(0, 500) });
+  const attempts = Number((await tx('outbox_events').select('fan_out_attempts').where('id', id).first()).fan_out_attempts);
+  if (attempts >= maxAttempts) await tx('outbox_events').where('id', id).update({ fan_out_failed_at: now });
+  return attempts;
+}
+
+/** An event set aside because its fan-out kept failing. */
+export interface FailedEvent {
+  id: number;
+  event_id: string;
+  company_id: number;
+  type: string;
+  occurred_at: string;
+  fan_out_attempts: number;
+  fan_out_error: string | null;
+  fan_out_failed_at: string;
+}
+
+/** The events set aside, newest first, and how many there are. */
+export async function failedEvents(db: Knex, limit: number): Promise<{ rows: FailedEvent[]; total: number }> {
+  const base = db('outbox_events').whereNotNull('fan_out_failed_at');
+  const [{ total }] = await base.clone().count({ total: '*' });
+  const rows = await base
+    .clone()
+    .select('id', 'event_id', 'company_id', 'type', 'occurred_at', 'fan_out_attempts', 'fan_out_error', 'fan_out_failed_at')
+    .orderBy('id', 'desc')
+    .limit(limit);
+  return { rows: rows.map((r: FailedEvent) => ({ ...r, id: Number(r.id) })), total: Number(total) };
+}
+
+/** Puts events set aside back in the queue (after the cause was fixed): the next rounds fan them out again. */
+export async function requeueFailedEvents(db: Knex, eventIds: string[] | 'all'): Promise<number> {
+  const query = db('outbox_events').whereNotNull('fan_out_failed_at');
+  if (eventIds !== 'all') query.whereIn('event_id', eventIds);
+  return query.update({ fan_out_failed_at: null, fan_out_attempts: 0, fan_out_error: null });
 }
 
 /** Active subscriptions of these companies or of their providers. */

@@ -45,6 +45,7 @@ export interface DeliveryRow {
 export function toWebhook(row: WebhookRow): Webhook {
   return {
     id: row.id,
+    company_id: row.company_id,
     url: row.url,
     events: JSON.parse(row.events) as Webhook['events'],
     description: row.description,
@@ -90,6 +91,17 @@ export async function insertWebhook(
 ): Promise<number> {
   const now = nowDb();
   return insertReturningId(tx, 'webhooks', { ...fields, events: JSON.stringify(fields.events), created_at: now, updated_at: now });
+}
+
+/** How many subscriptions the company owns itself (its clients' are theirs). */
+export async function countOwnedWebhooks(tx: Knex, companyId: number): Promise<number> {
+  const row = await tx('webhooks').where('company_id', companyId).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Locks the company's row until the transaction ends (MariaDB; SQLite writes one at a time), so creates of one company count in turn. */
+export async function lockCompany(tx: Knex.Transaction, companyId: number): Promise<void> {
+  await tx('companies').select('id').where('id', companyId).forUpdate();
 }
 
 export async function updateWebhook(tx: Knex, id: number, changes: Partial<Omit<WebhookRow, 'events'>> & { events?: string[] }): Promise<void> {

@@ -12,6 +12,11 @@ export function wants(filters: readonly string[], type: string): boolean {
   return filters.includes('*') || filters.includes(type);
 }
 
+/** `*` beside event names: a filter that says two things (a client meant one of them). */
+export function mixesWildcard(filters: readonly string[]): boolean {
+  return filters.includes('*') && filters.some((f) => f !== '*');
+}
+
 export type AttemptOutcome = 'delivered' | 'gone' | 'retry';
 
 /** 2xx delivers; 410 Gone switches the subscription off; anything else (and no answer) is retried. */

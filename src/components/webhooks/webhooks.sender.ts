@@ -1,12 +1,12 @@
 /**
  * Sends one delivery: a POST of the exact body with its headers, over node's http/https (the
- * connection's address is checked by guardedLookup), a timeout, and no redirect followed (a 3xx is
+ * stored URL's scheme and credentials are checked again, the connection's address by guardedLookup), a timeout, and no redirect followed (a 3xx is
  * an answer like any other non-2xx). The receiver's body is read only to free the socket.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isPublicAddress } from './webhooks.targets.js';
+import { guardedLookup, isPublicAddress, refuseForm } from './webhooks.targets.js';
 
 export interface SendResult {
   /** The HTTP status, when the receiver answered. */
@@ -14,14 +14,23 @@ export interface SendResult {
   retryAfter?: string;
   /** Why nothing was answered: timeout, connection error, refused target. */
   error?: string;
-  /** The target is a private address: never to be retried. */
+  /** The target may not receive deliveries (its scheme, credentials or a private address): never to be retried. */
   refused?: boolean;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  allowHttp: boolean;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export function send(url: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean }): Promise<SendResult> {
+export function send(url: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<SendResult> {
   const target = new URL(url);
+  // The URL was checked when it was saved; the configuration may have changed since (WEBHOOK_ALLOW_HTTP switched off).
+  const refusal = refuseForm(target, options.allowHttp);
+  if (refusal) return Promise.resolve({ error: `${refusal.slice(0, -1)}; not delivered.`, refused: true });
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && isIP(host) && !isPublicAddress(host)) {
     return Promise.resolve({ error: `${host} is a private address; not delivered`, refused: true });

@@ -9,19 +9,25 @@ import { eventId } from '../../kernel/ids.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import type { Paged } from '../../platform/db/queries.js';
-import { InputError, NotFoundError } from '../../platform/errors.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { InputError, NotFoundError, type FieldErrors } from '../../platform/errors.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import * as repository from './webhooks.repository.js';
 import type { DeliveryStatus, Webhook, WebhookDelivery, WebhookRow } from './webhooks.repository.js';
+import { mixesWildcard } from './webhooks.rules.js';
 import { newSecret } from './webhooks.signing.js';
-import { refuseTarget, type TargetPolicy } from './webhooks.targets.js';
+import { normalisedUrl, refuseTarget, type TargetPolicy } from './webhooks.targets.js';
 
 type WithSecret = Schema<'WebhookWithSecret'>;
 
 const messages = {
   notFound: (id: number) => `Webhook ${id} was not found.`,
+  tooMany: (max: number) =>
+    `The company already has ${max} webhook subscriptions, the most it may have. Delete one it no longer needs (DELETE /api/webhooks/{id}), or widen one's events, instead of adding another.`,
   deliveryNotFound: (id: number) => `Delivery ${id} was not found.`,
+  mixedEvents: 'Use "*" alone for every event, or name the events without "*", not both.',
+  pingOff: (id: number) => `Webhook ${id} is switched off, so it cannot be pinged. Switch it on with PUT /api/webhooks/${id} {"active": true}, then ping it again.`,
 };
 
 /** The body of a delivery, exactly as it is sent and signed. */
@@ -34,9 +40,18 @@ function companyOf(scope: CompanyScope): number {
   return scope.companyId;
 }
 
-async function checkUrl(url: string, policy: TargetPolicy): Promise<void> {
-  const refusal = await refuseTarget(url, policy);
-  if (refusal) throw InputError.field('url', refusal);
+/**
+ * Checks the url and events a create or update gives (every problem in one 422); answers the url
+ * as it is stored (normalised) and the events without repeats.
+ */
+async function checkTarget(body: { url?: string; events?: string[] }, policy: TargetPolicy): Promise<{ url?: string; events?: string[] }> {
+  const errors: FieldErrors = {};
+  const refusal = body.url === undefined ? undefined : await refuseTarget(body.url, policy);
+  if (refusal) errors.url = [refusal];
+  if (body.events && mixesWildcard(body.events)) errors.events = [messages.mixedEvents];
+  const problems = Object.values(errors).flat();
+  if (problems.length > 0) throw new InputError(errors, problems.length === 1 ? problems[0] : undefined);
+  return { url: body.url === undefined ? undefined : normalisedUrl(body.url), events: body.events && unique(body.events) };
 }
 
 function unique<T>(values: readonly T[]): T[] {
@@ -57,27 +72,36 @@ export async function getWebhook(ctx: TenantContext, id: number): Promise<Webhoo
   return repository.toWebhook(await requireWebhook(ctx, id));
 }
 
-export async function createWebhook(ctx: TenantContext, body: Schema<'WebhookCreate'>, policy: TargetPolicy): Promise<WithSecret> {
+/** Where deliveries may go, and how many subscriptions a company may own. */
+export interface WebhookPolicy extends TargetPolicy {
+  maxSubscriptions: number;
+}
+
+export async function createWebhook(ctx: TenantContext, body: Schema<'WebhookCreate'>, policy: WebhookPolicy): Promise<WithSecret> {
   const companyId = companyOf(ctx.scope);
-  await checkUrl(body.url, policy);
+  const { url, events } = await checkTarget(body, policy);
   const secret = newSecret();
-  const id = await repository.insertWebhook(ctx.db, {
-    company_id: companyId,
-    url: body.url,
-    events: unique(body.events),
-    description: body.description ?? null,
-    secret,
-    active: body.active ?? true,
+  const id = await inTransaction(ctx.db, async (tx) => {
+    await repository.lockCompany(tx, companyId);
+    if ((await repository.countOwnedWebhooks(tx, companyId)) >= policy.maxSubscriptions) throw InputError.field('url', messages.tooMany(policy.maxSubscriptions));
+    return repository.insertWebhook(tx, {
+      company_id: companyId,
+      url: url!,
+      events: events!,
+      description: body.description ?? null,
+      secret,
+      active: body.active ?? true,
+    });
   });
   return { ...repository.toWebhook((await repository.findWebhook(ctx.db, ctx.scope, id))!), secret };
 }
 
-export async function updateWebhook(ctx: TenantContext, id: number, body: Schema<'WebhookUpdate'>, policy: TargetPolicy): Promise<Webhook | WithSecret> {
+export async function updateWebhook(ctx: TenantContext, id: number, body: Schema<'WebhookUpdate'>, policy: WebhookPolicy): Promise<Webhook | WithSecret> {
   const current = await requireWebhook(ctx, id);
-  if (body.url !== undefined) await checkUrl(body.url, policy);
+  const { url, events } = await checkTarget(body, policy);
   const changes: Parameters<typeof repository.updateWebhook>[2] = {};
-  if (body.url !== undefined) changes.url = body.url;
-  if (body.events !== undefined) changes.events = unique(body.events);
+  if (url !== undefined) changes.url = url;
+  if (events !== undefined) changes.events = events;
   if (body.description !== undefined) changes.description = body.description;
   if (body.active !== undefined) {
     changes.active = body.active;
@@ -123,6 +147,7 @@ export async function redeliver(ctx: TenantContext, id: number, deliveryId: numb
 /** Queues a `webhook.ping` test event to the subscription. */
 export async function ping(ctx: TenantContext, id: number): Promise<WebhookDelivery> {
   const webhook = await requireWebhook(ctx, id);
+  if (!webhook.active) throw InputError.field('active', messages.pingOff(webhook.id));
   const now = nowDb();
   const event = eventId();
   const created = await repository.insertDelivery(ctx.db, {

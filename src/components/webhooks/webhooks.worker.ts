@@ -13,13 +13,12 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import { recordHeartbeat } from '../health/health.service.js';
 import * as queue from './webhooks.queue.js';
 import type { ClaimedDelivery } from './webhooks.queue.js';
-import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs, wants } from './webhooks.rules.js';
-import { send as sendHttp, type SendResult } from './webhooks.sender.js';
+import { createFanOut } from './webhooks.fan-out.js';
+import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs } from './webhooks.rules.js';
+import { send as sendHttp, type SendOptions, type SendResult } from './webhooks.sender.js';
 import { signature } from './webhooks.signing.js';
-import { eventBody } from './webhooks.service.js';
 
 export const WORKER_HEARTBEAT = 'webhook-worker';
-const FAN_OUT_BATCH = 200;
 const PARALLEL_SENDS = 8;
 /** A round sends at most this many, then fans out again and writes its heartbeat. */
 const MAX_SENDS_PER_ROUND = 200;
@@ -29,17 +28,30 @@ export interface WorkerOptions {
   logger: Logger;
   timeoutMs: number;
   allowPrivateTargets: boolean;
+  /** http URLs may be delivered to (WEBHOOK_ALLOW_HTTP); a stored http URL is refused at delivery when not. */
+  allowHttp: boolean;
   pollMs: number;
   /** Epoch milliseconds; tests move it. */
   clock?: () => number;
   /** In [0, 1): the jitter of retries. */
   random?: () => number;
-  send?: (url: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean }) => Promise<SendResult>;
+  send?: (url: string, body: string, headers: Record<string, string>, options: SendOptions) => Promise<SendResult>;
+}
+
+export interface RoundResult {
+  /** Deliveries written by the fan-out. */
+  fannedOut: number;
+  /** Events whose fan-out failed this round (poison events; see webhooks.fan-out.ts). */
+  fanOutFailed: number;
+  /** Deliveries attempted. */
+  attempted: number;
+  /** The round stopped at a bound with work left: the next one starts without waiting a poll. */
+  busy: boolean;
 }
 
 export interface WebhookWorker {
   /** One round: fan out, then send what is due. */
-  runOnce(): Promise<{ fannedOut: number; attempted: number }>;
+  runOnce(): Promise<RoundResult>;
   start(): void;
   /** Stops looking for work, lets the sends under way finish, releases unsent claims. */
   stop(): Promise<void>;
@@ -55,31 +67,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const dbTime = (ms: number): string => nowDb(() => ms);
   const leaseMs = options.timeoutMs + 20_000;
 
-  async function fanOut(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const count = await inTransaction(db, async (tx) => {
-        const events = await queue.undispatchedEvents(tx, FAN_OUT_BATCH);
-        const subscriptions = await queue.subscriptionsFor(tx, [...new Set(events.map((e) => e.company_id))]);
-        const rows = events.flatMap((event) =>
-          subscriptions
-            .filter((s) => s.for_company === event.company_id && wants(JSON.parse(s.events) as string[], event.type))
-            .map((s) => ({
-              webhook_id: s.id,
-              event_id: event.event_id,
-              event_type: event.type,
-              payload: eventBody({ id: event.event_id, type: event.type, occurredAt: event.occurred_at, companyId: event.company_id, data: JSON.parse(event.data) }),
-            })),
-        );
-        const now = dbTime(clock());
-        await queue.insertDeliveries(tx, rows, now);
-        await queue.markDispatched(tx, events.map((e) => e.id), now);
-        total += rows.length;
-        return events.length;
-      });
-      if (count < FAN_OUT_BATCH) return total;
-    }
-  }
+  const fanOut = createFanOut({ db, logger, now: () => dbTime(clock()) });
 
   async function attempt(delivery: ClaimedDelivery, token: string): Promise<void> {
     const timestamp = Math.floor(clock() / 1000);
@@ -88,7 +76,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature(delivery.secret, delivery.event_id, timestamp, delivery.payload),
     };
-    const result = await sendOne(delivery.url, delivery.payload, headers, { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivateTargets });
+    const result = await sendOne(delivery.url, delivery.payload, headers, { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivateTargets, allowHttp: options.allowHttp });
     const now = clock();
     const attempts = delivery.attempts + 1;
     const base = { attempts, last_response_code: result.status ?? null, last_error: result.error ?? null, now: dbTime(now) };
@@ -154,19 +142,22 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<unknown> | undefined;
 
-  async function runOnce(): Promise<{ fannedOut: number; attempted: number }> {
-    const fannedOut = await fanOut();
+  async function runOnce(): Promise<RoundResult> {
+    const fanned = await fanOut();
     const attempted = await deliverDue();
     await recordHeartbeat(db, WORKER_HEARTBEAT);
-    return { fannedOut, attempted };
+    return { fannedOut: fanned.deliveries, fanOutFailed: fanned.failed, attempted, busy: fanned.more || attempted >= MAX_SENDS_PER_ROUND };
   }
 
   const loop = (): void => {
     if (stopping) return;
+    let busy = false;
     current = runOnce()
+      .then((round) => void (busy = round.busy))
       .catch((err: unknown) => logger.error({ err }, 'webhook worker round failed'))
       .finally(() => {
-        if (!stopping) timer = setTimeout(loop, options.pollMs);
+        // A busy worker goes on at once (a timer of 0 still lets I/O in); an idle one waits a poll.
+        if (!stopping) timer = setTimeout(loop, busy ? 0 : options.pollMs);
       });
   };
 

@@ -1,6 +1,6 @@
 /** webhooks.rules: which events a subscription wants, what an answer means, and when to try again. */
 import { expect } from 'chai';
-import { MAX_ATTEMPTS, nextDelayMs, outcomeOf, retryAfterMs, wants } from '../../../src/components/webhooks/webhooks.rules.js';
+import { MAX_ATTEMPTS, mixesWildcard, nextDelayMs, outcomeOf, retryAfterMs, wants } from '../../../src/components/webhooks/webhooks.rules.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -10,6 +10,13 @@ const SCHEDULE = [5 * SECOND, 30 * SECOND, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE,
 const NOW = Date.UTC(2026, 10, 21, 10, 0, 0);
 
 describe('webhooks.rules', () => {
+  describe('mixesWildcard', () => {
+    it('When "*" stands beside an event name, Then the filter mixes; "*" alone, repeated, or names alone do not', () => {
+      for (const filter of [['*', 'article.created'], ['stock.changed', '*'], ['*', '*', 'return.created']]) expect(mixesWildcard(filter), filter.join()).to.equal(true);
+      for (const filter of [['*'], ['*', '*'], ['article.created'], ['article.created', 'stock.changed'], []]) expect(mixesWildcard(filter), filter.join()).to.equal(false);
+    });
+  });
+
   describe('wants', () => {
     it('When the filter is ["*"], Then every event of the catalogue and the ping are wanted', () => {
       for (const type of ['article.created', 'stock.changed', 'sales_order.status_changed', 'webhook.ping']) expect(wants(['*'], type), type).to.equal(true);
