@@ -2283,6 +2283,7 @@ export interface components {
              */
             id: number;
             /**
+             * Format: int32
              * @description The company that owns the subscription: the company in scope (`X-Company-Id`) when it was
              *     created. A provider's own subscription receives the events of all its clients; a client's,
              *     that client's events. A provider reading in its own scope sees its clients' subscriptions too.

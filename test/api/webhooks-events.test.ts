@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
+import { drain } from '../helpers/webhooks.js';
 import { createWebhookWorker, type WebhookWorker } from '../../src/components/webhooks/webhooks.worker.js';
 import { createWorld, unique, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
@@ -50,7 +51,7 @@ describe('Webhook events reach subscriptions', () => {
       },
     });
     // Whatever earlier suites left undispatched goes out before these subscriptions exist.
-    await worker.runOnce();
+    await drain(worker);
     await subscribe('all', world, 'admin', ['*']);
     await subscribe('created', world, 'admin', ['article.created']);
     await subscribe('stock', world, 'admin', ['stock.changed']);
@@ -76,7 +77,7 @@ describe('Webhook events reach subscriptions', () => {
   /** Creates an article as `actor` and runs one round of the worker. */
   async function articleCreated(actor: Actor): Promise<{ article: Record<string, unknown>; eventId: string; company: number }> {
     const created = await recordArticle(actor);
-    await worker.runOnce();
+    await drain(worker);
     return created;
   }
 
