@@ -20,7 +20,6 @@ import { dispatch } from './platform/http/dispatch.js';
 import { idempotency } from './platform/idempotency/idempotency.js';
 import { errorHandler } from './platform/http/error-handler.js';
 import { handlers } from './handlers.js';
-import { NOT_IMPLEMENTED } from './not-implemented.js';
 import { verifyBearerToken } from './components/auth/auth.service.js';
 import { resolveAccess } from './components/auth/access.service.js';
 import { createAuthCache } from './components/auth/auth.cache.js';
@@ -37,7 +36,7 @@ export interface ContractSource {
 }
 
 /** `source` is the bundled document; the benchmark passes a padded one to show routing does not grow with it. */
-export async function createApp(given: AppDeps, source: ContractSource = { document: readDocument(), notImplemented: NOT_IMPLEMENTED }): Promise<App> {
+export async function createApp(given: AppDeps, source: ContractSource = { document: readDocument(), notImplemented: [] }): Promise<App> {
   const contract = await loadContract(handlers, source.notImplemented, source.document);
   const authCache = given.authCache ?? createAuthCache({ ttlSeconds: given.config.authCacheTtlSeconds, verify: verifyBearerToken, resolve: resolveAccess });
   const deps: AppDeps = { ...given, authCache };

@@ -16,6 +16,8 @@ import { createLogger } from './platform/logger.js';
 import { createMetrics } from './platform/metrics.js';
 import { connectRedis } from './platform/redis.js';
 import { startScheduler } from './scheduler.js';
+import { startFeedStamper } from './platform/feeds/sequencer.js';
+import { pruneEvents } from './components/events/events.service.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
 import { pruneIdempotencyKeys } from './platform/idempotency/idempotency.js';
 import { migrateLatest } from '../db/migrations/index.js';
@@ -33,7 +35,8 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const auth = createInstanceAuthCache(config, redis, logger);
   const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis, authCache: auth.cache });
-  const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys]);
+  const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys, pruneEvents(config.eventsRetentionDays)]);
+  const stamper = startFeedStamper(db, logger);
   const worker =
     config.worker === 'in-process'
       ? createWebhookWorker({ db, logger, timeoutMs: config.webhookTimeoutMs, allowPrivateTargets: config.webhookAllowPrivateTargets, allowHttp: config.webhookAllowHttp, pollMs: config.workerPollMs })
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     scheduler.stop();
+    stamper.stop();
     const force = setTimeout(() => {
       logger.warn('in-flight requests did not finish in time; exiting');
       process.exit(1);

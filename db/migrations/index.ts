@@ -13,6 +13,7 @@ import * as m007 from './007_webhooks.js';
 import * as m008 from './008_article_id_sequence.js';
 import * as m009 from './009_lines_by_article.js';
 import * as m010 from './010_webhook_queue.js';
+import * as m011 from './011_events_feed.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -25,6 +26,7 @@ const migrations: Record<string, Knex.Migration> = {
   '008_article_id_sequence': m008,
   '009_lines_by_article': m009,
   '010_webhook_queue': m010,
+  '011_events_feed': m011,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -4,7 +4,7 @@
  * running instances must forget, and throws UsageError for a mistake.
  */
 import type { Knex } from 'knex';
-import type { AuthChange } from '../components/auth/auth-change.js';
+import type { AuthChange } from '../kernel/identity.js';
 import type { OptionsSpec, OptionValues } from './args.js';
 
 /** Where a command writes its lines (stdout in the process, an array in tests). */

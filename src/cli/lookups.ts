@@ -3,7 +3,7 @@
  * saying what is wrong with the value and where to find a right one.
  */
 import type { Knex } from 'knex';
-import { findCompany, type CompanyRow } from '../components/auth/access.repository.js';
+import { findCompany, type CompanyRow } from '../components/companies/companies.service.js';
 import { findUserByEmail, type UserRow } from '../components/auth/auth.repository.js';
 import { isUniqueViolation } from '../platform/db/driver-errors.js';
 import { UsageError } from './args.js';

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { loadConfig } from '../config.js';
 import { createDb } from '../platform/db/database.js';
 import { runCli } from './run.js';
-import type { AuthChange } from '../components/auth/auth-change.js';
+import type { AuthChange } from '../kernel/identity.js';
 import { announceAuthChanges } from '../components/auth/auth.invalidation.js';
 
 // A closed pipe (`npm run cli -- help | head`) ends the output, not the process with a stack trace.

@@ -11,7 +11,7 @@ import { isConnectionError } from '../platform/db/driver-errors.js';
 import { errorSerializer } from '../platform/logger.js';
 import { parseOptions, UsageError } from './args.js';
 import type { Out } from './command.js';
-import type { AuthChange } from '../components/auth/auth-change.js';
+import type { AuthChange } from '../kernel/identity.js';
 import { COMMANDS, findCommand } from './commands/index.js';
 import { commandHelp, helpText, USAGE } from './help.js';
 

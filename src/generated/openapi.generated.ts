@@ -383,6 +383,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/articles/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 500 articles
+         * @description Upserts each item by `article_code` within its client (`client_3pl_id`, default the client in
+         *     scope): a new code is created (`article.created`), an existing one updated with the fields
+         *     the item gives (`article.updated` when something changed). Each item is an article create
+         *     body, checked and written on its own: a failed item changes nothing and does not stop the
+         *     others, and its `errors` are keyed as for a single create (`um3pl`, not `items.3.um3pl`).
+         *     The answer lists every item by its `index` with its `status` (`created`, `updated`,
+         *     `unchanged`, `failed`), its `id`, and the counts. The request counts once against the rate
+         *     limit; more than 500 items is a 422 on `items`.
+         */
+        post: operations["bulkUpsertArticles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/articles/sync": {
         parameters: {
             query?: never;
@@ -605,6 +632,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sales-orders/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 sales orders
+         * @description Creates each item as `POST /api/sales-orders` would (the same rules, reservations and
+         *     `sales_order.created` event), each on its own: a failed item changes nothing and does not
+         *     stop the others, and its `errors` are keyed as for a single create (`items.0.quantity_um3pl`
+         *     within the order). The answer lists every item by its `index` with its `status` (`created`
+         *     or `failed`), the new order's `id`, and the counts. The request counts once against the rate
+         *     limit; more than 100 orders is a 422 on `items`.
+         */
+        post: operations["bulkCreateSalesOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales-orders/{id}": {
         parameters: {
             query?: never;
@@ -821,6 +873,39 @@ export interface paths {
          *     `{"active": true}` first.
          */
         post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the events feed
+         * @description The events of the clients in scope, oldest first, each exactly the body its webhook delivery
+         *     carries (same `id`): the way to catch up after a missed webhook or a subscription that was
+         *     off, or to follow changes without webhooks at all.
+         *
+         *     Pass the `id` of the last event you have as `after`. While more events follow the page,
+         *     `meta.next_cursor` is the id of its last event, to pass as `after` next; it is `null` when
+         *     nothing follows yet: poll again later with the id of the last event you got. A reader that follows the cursor sees every committed event
+         *     exactly once, in an order that never changes, even while other writes commit (an event takes
+         *     its place in the feed when its transaction has committed, so no place is ever filled behind
+         *     a reader; see the guide's "Lists, pagination and sync loops").
+         *
+         *     A provider in its own scope sees its clients' events; only event types whose module is on
+         *     for their client appear. Events are kept for at least 30 days (`EVENTS_RETENTION_DAYS`);
+         *     an `after` older than that, or of an event this scope cannot see, is a 422 on `after`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1162,6 +1247,32 @@ export interface components {
              * @example 225
              */
             next_cursor: number | null;
+        };
+        ArticleBulkRequest: {
+            /** @description 1 to 500 article create bodies, each checked on its own. */
+            items: components["schemas"]["ArticleCreate"][];
+        };
+        BulkItemResult: {
+            /** @description The item's position in `items`, from 0. */
+            index: number;
+            /** @enum {string} */
+            status: "created" | "updated" | "unchanged" | "failed";
+            /**
+             * Format: int32
+             * @description The id of the article or document written or found (absent when the item failed).
+             */
+            id?: number;
+            errors?: components["schemas"]["FieldErrors"];
+        };
+        BulkCounts: {
+            created: number;
+            updated: number;
+            unchanged: number;
+            failed: number;
+        };
+        BulkResponse: {
+            data: components["schemas"]["BulkItemResult"][];
+            meta: components["schemas"]["BulkCounts"];
         };
         TokenRequest: {
             /**
@@ -2163,6 +2274,10 @@ export interface components {
         SalesOrderResponse: {
             data: components["schemas"]["SalesOrder"];
         };
+        SalesOrderBulkRequest: {
+            /** @description 1 to 100 sales order create bodies, each checked on its own. */
+            items: components["schemas"]["SalesOrderCreate"][];
+        };
         /**
          * @description `STOC_OK`: sellable. `STOC_DEFECT`: damaged. `STOC_QUARANTINE`: held back.
          * @example STOC_OK
@@ -2440,6 +2555,13 @@ export interface components {
             /** @description The resource as the REST API shows it; for `stock.changed` a `StockChange` (the stock row with `delta`, `cause` and `document`). */
             data: {
                 [key: string]: unknown;
+            };
+        };
+        EventFeedPage: {
+            data: components["schemas"]["WebhookEvent"][];
+            meta: {
+                /** @description The id of the last event of this page while more follow (pass it as `after`); null when nothing follows yet. */
+                next_cursor: string | null;
             };
         };
     };
@@ -3474,6 +3596,75 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailableRateLimited"];
         };
     };
+    bulkUpsertArticles: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
+                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "article_code": "ACME-TOM-400",
+                 *           "description": "Tomato paste 400 g jar",
+                 *           "um3pl": "BUC",
+                 *           "integer_only_um3pl_quantity": true
+                 *         },
+                 *         {
+                 *           "article_code": "ACME-CUC-1",
+                 *           "description": "Cucumbers in brine",
+                 *           "um3pl": "KG"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ArticleBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description What happened to each item. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestRateLimited"];
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
     syncArticles: {
         parameters: {
             query?: {
@@ -3652,8 +3843,10 @@ export interface operations {
                 /** @description Rows per page (at most 200). */
                 per_page?: number;
                 warehouse_id?: number;
-                article_id?: number;
-                article_code?: string;
+                /** @description One article id, or up to 100 separated by commas (`article_id=12,15,31`). */
+                article_id?: number[];
+                /** @description One article code, or up to 100 separated by commas (`article_code=ACME-TOM-400,ACME-CUC-1`). A comma always separates codes: a code that itself holds a comma is read with `article_id`. */
+                article_code?: string[];
                 stock_type?: components["schemas"]["StockType"];
                 /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -4173,6 +4366,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SalesOrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestRateLimited"];
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    bulkCreateSalesOrders: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
+                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "partner_id": 8,
+                 *           "source_warehouse_id": 1,
+                 *           "internal_code": "SO-2026-0100",
+                 *           "items": [
+                 *             {
+                 *               "article_id": 101,
+                 *               "um3pl": "BUC",
+                 *               "quantity_um3pl": 10
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SalesOrderBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description What happened to each order. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResponse"];
                 };
             };
             400: components["responses"]["BadRequestRateLimited"];
@@ -4820,6 +5083,48 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             413: components["responses"]["PayloadTooLargeRateLimited"];
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The id of the last event you have; absent, the feed starts at the oldest event kept. */
+                after?: string;
+                /** @description Only these event types, separated by commas (`types=stock.changed,sales_order.status_changed`). */
+                types?: components["schemas"]["WebhookEventType"][];
+                /** @description Events per page. */
+                per_page?: number;
+            };
+            header: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
+                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after `after`, in feed order. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeedPage"];
+                };
+            };
+            400: components["responses"]["BadRequestRateLimited"];
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
             503: components["responses"]["DatabaseUnavailableRateLimited"];

@@ -4,6 +4,8 @@ import '../components/articles/articles.graphql.js';
 import '../components/reference/reference.graphql.js';
 import '../components/stock/stock.graphql.js';
 import '../components/purchase-orders/purchase-orders.graphql.js';
+import '../components/receptions/receptions.graphql.js';
 import '../components/sales-orders/sales-orders.graphql.js';
+import '../components/returns/returns.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

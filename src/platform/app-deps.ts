@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { AuthCache } from '../components/auth/auth.cache.js';
+import type { AuthCache } from '../kernel/identity.js';
 import type { Metrics } from './metrics.js';
 import type { RedisConnection } from './redis.js';
 

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { eventId } from '../kernel/ids.js';
-import { nowDb } from '../kernel/time.js';
+import { nowDb, toApiTime } from '../kernel/time.js';
 import type { Schema } from './openapi/schemas.js';
 
 export type EventType = Schema<'WebhookEventType'>;
@@ -28,4 +28,16 @@ export async function recordEvent(tx: Knex.Transaction, event: DomainEvent): Pro
     occurred_at: nowDb(),
   });
   return id;
+}
+
+export type EventEnvelope = Schema<'WebhookEvent'>;
+
+/** An event as webhooks deliver it and GET /api/events lists it. */
+export function eventEnvelope(event: { id: string; type: string; occurredAt: string | Date; companyId: number; data: unknown }): EventEnvelope {
+  return { id: event.id, type: event.type as EventEnvelope['type'], timestamp: toApiTime(event.occurredAt), company_id: event.companyId, data: event.data as EventEnvelope['data'] };
+}
+
+/** The body of a delivery, exactly as it is sent and signed. */
+export function eventBody(event: { id: string; type: string; occurredAt: string; companyId: number; data: unknown }): string {
+  return JSON.stringify(eventEnvelope(event));
 }

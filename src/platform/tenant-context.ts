@@ -2,7 +2,8 @@
 import type { Knex } from 'knex';
 import type { Role } from '../kernel/access.js';
 import type { CompanyScope } from '../kernel/company-scope.js';
-import type { Principal, RequestAuth } from './openapi/handler-types.js';
+import type { Principal } from '../kernel/identity.js';
+import type { RequestAuth } from './openapi/handler-types.js';
 
 export interface TenantContext {
   readonly db: Knex;
@@ -16,4 +17,15 @@ export function tenantContext(input: { deps: { db: Knex }; auth: RequestAuth | u
   const { auth } = input;
   if (!auth?.scope || !auth.role) throw new Error('tenantContext() on an operation without a company scope');
   return { db: input.deps.db, scope: auth.scope, principal: auth.principal, role: auth.role };
+}
+
+/** The company scope of a write that needs one company (the operation's `x-company-scope` guarantees it). */
+export function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
+  if (ctx.scope.kind !== 'company') throw new Error('This write needs a company scope (X-Company-Id)');
+  return ctx.scope;
+}
+
+/** The user who writes, for the ledger and status history; null for an integration token. */
+export function userOf(ctx: TenantContext): number | null {
+  return ctx.principal.kind === 'user' ? ctx.principal.user.id : null;
 }

@@ -3,8 +3,7 @@ import { expect } from 'chai';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { articleUpdates } from '../helpers/events.js';
-
+import { eventsOf } from '../fixtures/probes.js';
 
 describe('PATCH /api/articles/by-code/{articleCode}', () => {
   let h: Harness;
@@ -31,7 +30,7 @@ describe('PATCH /api/articles/by-code/{articleCode}', () => {
     expect(res.body.data).to.deep.include({ ...before, name: 'Renamed', updated_at: res.body.data.updated_at });
     expect(res.body.data.updated_at > before.updated_at).to.equal(true);
     expect(await row(id)).to.include({ name: 'Renamed', description: 'Before', barcode: '5940000000009', um3pl: 'BUC' });
-    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([res.body.data]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([res.body.data]);
   });
 
   it('When every field is sent, Then each changes; um3pl is stored as the catalogue code', async () => {
@@ -58,7 +57,7 @@ describe('PATCH /api/articles/by-code/{articleCode}', () => {
       expect((await world.as('operator').patch(path(code)).send(body).expect(200)).body.data).to.deep.equal(before);
     }
     expect(await row(id)).to.deep.equal(stored);
-    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([]);
   });
 
   it('When the code is unknown in scope, Then it answers 404, even when the sibling or another provider has it', async () => {
@@ -79,7 +78,7 @@ describe('PATCH /api/articles/by-code/{articleCode}', () => {
     const { id, code } = await fresh(world.otherClient.id);
     const res = await world.as('providerAdmin').patch(path(code)).send({ description: 'By the provider' }).expect(200);
     expect(res.body.data).to.include({ id, client_3pl_id: world.otherClient.id, description: 'By the provider' });
-    expect(await articleUpdates(h.db, world.otherClient.id, id)).to.deep.equal([res.body.data]);
+    expect(await eventsOf(h.db, world.otherClient.id, 'article.updated', id)).to.deep.equal([res.body.data]);
   });
 
   it('When scoped to the provider and both clients have the code, Then it changes neither; scoped to one client it changes that one', async () => {

@@ -3,8 +3,7 @@ import { expect } from 'chai';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { articleUpdates } from '../helpers/events.js';
-
+import { eventsOf } from '../fixtures/probes.js';
 
 describe('PUT /api/articles/{id}', () => {
   let h: Harness;
@@ -35,7 +34,7 @@ describe('PUT /api/articles/{id}', () => {
     expect(article.updated_at > before.updated_at).to.equal(true);
     expect(await row(id)).to.include({ description: 'After', um3pl: 'KG', barcode: '5940000000010' });
     expect((await world.as('viewer').get(`/api/articles/${id}`).expect(200)).body.data).to.deep.equal(article);
-    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([article]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([article]);
   });
 
   it('When only some fields are sent, Then the others keep their values', async () => {
@@ -69,7 +68,7 @@ describe('PUT /api/articles/{id}', () => {
       expect(res.body.data).to.deep.equal(before);
     }
     expect(await row(id)).to.deep.equal(stored);
-    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([]);
   });
 
   const refusedFields: Array<[string, unknown]> = [
@@ -85,7 +84,7 @@ describe('PUT /api/articles/{id}', () => {
       const res = await world.as('operator').put(`/api/articles/${id}`).send({ description: 'Changed', [field]: value }).expect(422);
       expect(res.body.errors).to.deep.equal({ [field]: [`The ${field} field is not allowed.`] });
       expect(await row(id)).to.deep.equal(before);
-      expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([]);
+      expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([]);
     });
   }
 
@@ -94,7 +93,7 @@ describe('PUT /api/articles/{id}', () => {
     const code = unique('RENAMED-');
     const res = await world.as('operator').put(`/api/articles/${id}`).send({ name: 'New name', article_code: code }).expect(200);
     expect(res.body.data).to.include({ id, name: 'New name', article_code: code });
-    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([res.body.data]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([res.body.data]);
     const cleared = await world.as('operator').put(`/api/articles/${id}`).send({ name: null }).expect(200);
     expect(cleared.body.data.name).to.equal(null);
     const taken = (await row(await fresh())).article_code as string;
@@ -141,7 +140,7 @@ describe('PUT /api/articles/{id}', () => {
     const id = await fresh(world.otherClient.id);
     const res = await world.as('providerAdmin').put(`/api/articles/${id}`).send({ description: 'By the provider' }).expect(200);
     expect(res.body.data).to.include({ client_3pl_id: world.otherClient.id, description: 'By the provider' });
-    expect(await articleUpdates(h.db, world.otherClient.id, id)).to.deep.equal([res.body.data]);
+    expect(await eventsOf(h.db, world.otherClient.id, 'article.updated', id)).to.deep.equal([res.body.data]);
   });
 
   it("When the article is a sibling's or another tenant's, Then it answers 404 and changes nothing", async () => {
@@ -149,7 +148,7 @@ describe('PUT /api/articles/{id}', () => {
       const before = await row(id);
       await world.as('operator').put(`/api/articles/${id}`).send({ description: 'Hijacked' }).expect(404, { message: `Article ${id} was not found.` });
       expect(await row(id)).to.deep.equal(before);
-      expect(await articleUpdates(h.db, owner, id)).to.deep.equal([]);
+      expect(await eventsOf(h.db, owner, 'article.updated', id)).to.deep.equal([]);
     }
   });
 

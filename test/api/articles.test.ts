@@ -4,9 +4,8 @@ import type { Knex } from 'knex';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness, TEST_APP_URL } from '../helpers/harness.js';
-import { recordedEvents } from '../helpers/events.js';
+import { outboxEvents, API_TIME as TIME } from '../fixtures/probes.js';
 
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const ids = (res: { body: { data: Array<{ id: number }> } }): number[] => res.body.data.map((row) => row.id);
 const desc = (values: number[]): number[] => [...values].sort((a, b) => b - a);
 
@@ -168,7 +167,7 @@ describe('POST /api/articles', () => {
     expect(article.created_at).to.match(TIME);
     expect(article.updated_at).to.equal(article.created_at);
     expect((await world.as('viewer').get(`/api/articles/${article.id}`).expect(200)).body.data).to.deep.equal(article);
-    const recorded = (await recordedEvents(h.db, world.client.id)).filter((e) => (e.data as { id: number }).id === article.id);
+    const recorded = (await outboxEvents(h.db, world.client.id, 'article.created')).filter((e) => (e.data as { id: number }).id === article.id);
     expect(recorded).to.have.length(1);
     expect(recorded[0]!.data).to.deep.equal(article);
     expect(recorded[0]!.event_id).to.be.a('string').and.not.equal('');
@@ -200,7 +199,7 @@ describe('POST /api/articles', () => {
   it('When scoped to the provider with a client_3pl_id of its client, Then the article belongs to that client', async () => {
     const res = await world.as('providerAdmin').post('/api/articles').send({ article_code: unique('P-'), description: 'd', um3pl: 'BUC', client_3pl_id: world.otherClient.id }).expect(201);
     expect(res.body.data.client_3pl_id).to.equal(world.otherClient.id);
-    expect((await recordedEvents(h.db, world.otherClient.id)).map((e) => (e.data as { id: number }).id)).to.include(res.body.data.id);
+    expect((await outboxEvents(h.db, world.otherClient.id, 'article.created')).map((e) => (e.data as { id: number }).id)).to.include(res.body.data.id);
   });
 
   it('When scoped to the provider without client_3pl_id, Then it answers 422 on client_3pl_id', async () => {
@@ -234,10 +233,10 @@ describe('POST /api/articles', () => {
   it('When the article_code is taken for the client, Then it answers 422 and records no event; the other client may use it', async () => {
     const code = unique('DUP-');
     await world.as('operator').post('/api/articles').send({ article_code: code, description: 'first', um3pl: 'BUC' }).expect(201);
-    const eventsBefore = (await recordedEvents(h.db, world.client.id)).length;
+    const eventsBefore = (await outboxEvents(h.db, world.client.id, 'article.created')).length;
     const res = await world.as('operator').post('/api/articles').send({ article_code: code, description: 'second', um3pl: 'KG' }).expect(422);
     expect(res.body.errors).to.deep.equal({ article_code: ['The article_code has already been taken for this client.'] });
-    expect((await recordedEvents(h.db, world.client.id)).length).to.equal(eventsBefore);
+    expect((await outboxEvents(h.db, world.client.id, 'article.created')).length).to.equal(eventsBefore);
     expect(await h.db('articles').where({ company_id: world.client.id, article_code: code }).pluck('description')).to.deep.equal(['first']);
     const sibling = await world.as('otherClientAdmin').post('/api/articles').send({ article_code: code, description: 'sibling', um3pl: 'BUC' }).expect(201);
     expect(sibling.body.data).to.include({ client_3pl_id: world.otherClient.id, article_code: code });
@@ -256,12 +255,12 @@ describe('POST /api/articles', () => {
     const res = await world.as('operator').post('/api/articles').send({ id, article_code: unique('ID-'), description: 'd', um3pl: 'BUC' }).expect(201);
     expect(res.body.data.id).to.equal(id);
     await world.as('viewer').get(`/api/articles/${id}`).expect(200);
-    const eventsBefore = (await recordedEvents(h.db, world.client.id)).length;
+    const eventsBefore = (await outboxEvents(h.db, world.client.id, 'article.created')).length;
     for (const taken of [id, other.articles.client.id]) {
       const again = await world.as('operator').post('/api/articles').send({ id: taken, article_code: unique('ID-'), description: 'd', um3pl: 'BUC' }).expect(422);
       expect(again.body.errors).to.deep.equal({ id: ['The id has already been taken.'] });
     }
-    expect((await recordedEvents(h.db, world.client.id)).length).to.equal(eventsBefore);
+    expect((await outboxEvents(h.db, world.client.id, 'article.created')).length).to.equal(eventsBefore);
     expect((await h.db('articles').where('id', other.articles.client.id).first()).company_id).to.equal(other.client.id);
   });
 

@@ -16,12 +16,12 @@ import { connectRedis, type RedisConnection } from '../../src/platform/redis.js'
 import { startScheduler } from '../../src/scheduler.js';
 import { nowDb } from '../../src/kernel/time.js';
 import { CHECK_TIMEOUT_MS } from '../../src/components/health/health.service.js';
+import { API_TIME } from '../fixtures/probes.js';
 
 interface Family { name: string; help: string; type: string; metrics: Array<{ labels?: Record<string, string>; value?: string }> }
 const parsePrometheus = createRequire(import.meta.url)('parse-prometheus-text-format') as (text: string) => Family[];
 
 const silent = pino({ level: 'silent' });
-const API_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const MODULES = [
   { slug: 'api', name: 'API' }, { slug: 'articles', name: 'Articles' }, { slug: 'stock', name: 'Stock' },
   { slug: 'inbound', name: 'Inbound' }, { slug: 'outbound', name: 'Outbound' }, { slug: 'returns', name: 'Returns' },
@@ -40,24 +40,26 @@ describe('GET /api/health', () => {
     h = await harness();
   });
 
-  it('When /api/health, /health and /up are read, Then each answers 200 with the same health object', async () => {
-    const started = Date.now();
-    const bodies = [];
-    for (const url of ['/api/health', '/health', '/up', '/api/health?format=json']) {
-      const res = await api(h.app).get(url).expect(200).expect('Content-Type', /^application\/json/);
-      bodies.push(res.body);
-    }
-    const [first] = bodies;
-    expect(first.app).to.deep.equal({ name: '3PL Integration API', env: 'test' });
-    expect(first.urls).to.deep.equal({ app: TEST_APP_URL, api: `${TEST_APP_URL}/api` });
-    expect(first.integrations).to.deep.equal({ anaf: false, etsm: true, mdm: true });
-    expect(first.modules).to.deep.equal(MODULES);
-    expect(Object.keys(first.checks).sort()).to.deep.equal([...CHECKS].sort());
-    expect(first.checks).to.include({ database: true, queue: true, cache: false, redis: false, storage: true, storage_public: true });
-    expect(first.status).to.equal(first.checks.heartbeat ? 'ok' : 'degraded');
-    expect(first.timestamp).to.match(API_TIME);
-    expect(Date.parse(first.timestamp)).to.be.within(started - 1000, Date.now() + 1000);
-    for (const body of bodies) expect({ ...body, timestamp: 'x' }).to.deep.equal({ ...first, timestamp: 'x' });
+  describe('GET /health and GET /up', () => {
+    it('When /api/health, /health and /up are read, Then each answers 200 with the same health object', async () => {
+      const started = Date.now();
+      const bodies = [];
+      for (const url of ['/api/health', '/health', '/up', '/api/health?format=json']) {
+        const res = await api(h.app).get(url).expect(200).expect('Content-Type', /^application\/json/);
+        bodies.push(res.body);
+      }
+      const [first] = bodies;
+      expect(first.app).to.deep.equal({ name: '3PL Integration API', env: 'test' });
+      expect(first.urls).to.deep.equal({ app: TEST_APP_URL, api: `${TEST_APP_URL}/api` });
+      expect(first.integrations).to.deep.equal({ anaf: false, etsm: true, mdm: true });
+      expect(first.modules).to.deep.equal(MODULES);
+      expect(Object.keys(first.checks).sort()).to.deep.equal([...CHECKS].sort());
+      expect(first.checks).to.include({ database: true, queue: true, cache: false, redis: false, storage: true, storage_public: true });
+      expect(first.status).to.equal(first.checks.heartbeat ? 'ok' : 'degraded');
+      expect(first.timestamp).to.match(API_TIME);
+      expect(Date.parse(first.timestamp)).to.be.within(started - 1000, Date.now() + 1000);
+      for (const body of bodies) expect({ ...body, timestamp: 'x' }).to.deep.equal({ ...first, timestamp: 'x' });
+    });
   });
 
   it('When health is read, Then none of its check timeouts is left running after the answer', async () => {

@@ -8,8 +8,12 @@ import { expect } from 'chai';
 import { api } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { ETSM_TEST_TOKEN, harness, type Harness } from '../helpers/harness.js';
-import { createOrder, eventsFor, inboundState, receive, type PurchaseOrder } from '../helpers/inbound-fixtures.js';
-import { buc, freshArticle, levels, type Article } from '../helpers/outbound-fixtures.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { eventsOf, inboundState } from '../fixtures/probes.js';
+import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
+import { buc } from '../fixtures/sales-orders.js';
+import { levels } from '../fixtures/stock.js';
 
 describe('PUT /api/purchase-orders/{id} with status closed', () => {
   let h: Harness;
@@ -19,7 +23,7 @@ describe('PUT /api/purchase-orders/{id} with status closed', () => {
   before(async () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
-    a = await freshArticle(h.db, world.client.id);
+    a = await freshArticle(world, world.client.id);
   });
 
   const close = (id: number) => world.as('operator').put(`/api/purchase-orders/${id}`).send({ status: 'closed' });
@@ -36,7 +40,7 @@ describe('PUT /api/purchase-orders/{id} with status closed', () => {
     const res = await close(order.id).expect(200);
     expect(res.body.data).to.deep.include({ id: order.id, status: 'closed' });
     expect(res.body.data.items[0]).to.include({ quantity_um3pl: 10, received_quantity_um3pl: 4 });
-    const events = await eventsFor(h.db, world.client.id, 'purchase_order.updated', order.id);
+    const events = await eventsOf(h.db, world.client.id, 'purchase_order.updated', order.id);
     expect(events[events.length - 1]).to.deep.equal(res.body.data);
     const listed = await world.as('viewer').get('/api/purchase-orders?status=closed').expect(200);
     expect(listed.body.data.map((o: { id: number }) => o.id)).to.include(order.id);
@@ -81,9 +85,9 @@ describe('PUT /api/purchase-orders/{id} with status closed', () => {
   it('When a closed order is closed again, Then it answers 200 unchanged and records no event; cancelling or new lines are 422', async () => {
     const { order } = await orderWith(2);
     const closed = (await close(order.id).expect(200)).body.data;
-    const events = (await eventsFor(h.db, world.client.id, 'purchase_order.updated', order.id)).length;
+    const events = (await eventsOf(h.db, world.client.id, 'purchase_order.updated', order.id)).length;
     expect((await close(order.id).expect(200)).body.data).to.deep.equal(closed);
-    expect(await eventsFor(h.db, world.client.id, 'purchase_order.updated', order.id)).to.have.length(events);
+    expect(await eventsOf(h.db, world.client.id, 'purchase_order.updated', order.id)).to.have.length(events);
     const refused = await world.as('operator').put(`/api/purchase-orders/${order.id}`).send({ status: 'cancelled', items: [buc(a, 1)] }).expect(422);
     expect(refused.body.errors).to.deep.equal({
       status: ['The order can be cancelled only while nothing is received; it is closed.'],
@@ -92,7 +96,7 @@ describe('PUT /api/purchase-orders/{id} with status closed', () => {
   });
 
   it('When the order is closed with its stock gone out, Then its lines no longer hold the article\'s unit', async () => {
-    const b = await freshArticle(h.db, world.client.id);
+    const b = await freshArticle(world, world.client.id);
     const order = await createOrder(world.as('operator'), world.partners.supplier, [buc(b, 5)]);
     await receive(world.as('operator'), order.id, world.warehouses[0]!, [[order.items[0]!.id, 1]]);
     await world.as('operator').put(`/api/articles/${b.id}`).send({ um3pl: 'KG' }).expect(422);

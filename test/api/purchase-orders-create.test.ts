@@ -2,11 +2,12 @@
 import { expect } from 'chai';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { eventsFor, inboundState, kgArticle, storedLines, type LineInput, type TestArticle } from '../helpers/inbound-fixtures.js';
+import { kgArticle, type TestArticle } from '../fixtures/articles.js';
+import { eventsOf, inboundState, storedLines, expectApiTime, expectId } from '../fixtures/probes.js';
+import type { LineInput } from '../fixtures/purchase-orders.js';
 
 const ORDER_FIELDS = ['id', 'client_3pl_id', 'partner_id', 'internal_code', 'status', 'notes', 'external_reference', 'items', 'created_at', 'updated_at'];
 const ITEM_FIELDS = ['id', 'article_id', 'article_code', 'um3pl', 'quantity_um3pl', 'received_quantity_um3pl'];
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const WHOLE_UNIT = 'The quantity must be a whole number: unit BUC is counted in whole units.';
 
 describe('POST /api/purchase-orders', () => {
@@ -20,8 +21,8 @@ describe('POST /api/purchase-orders', () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
     other = await createWorld(h.app, h.db);
-    kg = await kgArticle(h.db, world.client.id);
-    wholeKg = await kgArticle(h.db, world.client.id, true);
+    kg = await kgArticle(world, world.client.id);
+    wholeKg = await kgArticle(world, world.client.id, true);
   });
 
   const buc = (quantity: number | string = 10): LineInput => ({ article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: quantity });
@@ -36,7 +37,7 @@ describe('POST /api/purchase-orders', () => {
     const order = res.body.data;
     expect(order).to.have.all.keys(ORDER_FIELDS);
     expect(order).to.deep.include({ client_3pl_id: world.client.id, partner_id: world.partners.supplier, internal_code: code, status: 'open', notes: 'Ramp 3', external_reference: 'ERP-1' });
-    expect(order.created_at).to.match(TIME);
+    expectApiTime(order.created_at);
     expect(order.updated_at).to.equal(order.created_at);
     expect(order.items).to.have.length(2);
     for (const item of order.items) expect(item).to.have.all.keys(ITEM_FIELDS);
@@ -45,7 +46,8 @@ describe('POST /api/purchase-orders', () => {
       { id: 0, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 12.5, received_quantity_um3pl: 0 },
     ]);
     const [first, second] = order.items as Array<{ id: number }>;
-    expect(first!.id).to.be.a('number').and.not.equal(second!.id);
+    expectId(first!.id);
+    expect(first!.id).to.not.equal(second!.id);
 
     expect(await storedLines(h.db, order.id)).to.deep.equal([
       { id: first!.id, article_id: world.articles.client.id, um3pl: 'BUC', quantity: 10000, received_quantity: 0 },
@@ -53,7 +55,7 @@ describe('POST /api/purchase-orders', () => {
     ]);
     const row = await h.db('purchase_orders').where('id', order.id).first();
     expect(row).to.include({ company_id: world.client.id, partner_id: world.partners.supplier, internal_code: code, status: 'open' });
-    expect(await eventsFor(h.db, world.client.id, 'purchase_order.created', order.id)).to.deep.equal([order]);
+    expect(await eventsOf(h.db, world.client.id, 'purchase_order.created', order.id)).to.deep.equal([order]);
     expect((await world.as('viewer').get(`/api/purchase-orders/${order.id}`).expect(200)).body.data).to.deep.equal(order);
   });
 
@@ -67,8 +69,8 @@ describe('POST /api/purchase-orders', () => {
     const res = await post({ partner_id: world.partners.otherClientSupplier, items: [{ article_id: world.articles.otherClient.id, um3pl: 'BUC', quantity_um3pl: 3 }] }, 'providerAdmin').expect(201);
     expect(res.body.data).to.include({ client_3pl_id: world.otherClient.id, partner_id: world.partners.otherClientSupplier, status: 'open' });
     expect((await h.db('purchase_orders').where('id', res.body.data.id).first()).company_id).to.equal(world.otherClient.id);
-    expect(await eventsFor(h.db, world.otherClient.id, 'purchase_order.created', res.body.data.id)).to.deep.equal([res.body.data]);
-    expect(await eventsFor(h.db, world.client.id, 'purchase_order.created', res.body.data.id)).to.deep.equal([]);
+    expect(await eventsOf(h.db, world.otherClient.id, 'purchase_order.created', res.body.data.id)).to.deep.equal([res.body.data]);
+    expect(await eventsOf(h.db, world.client.id, 'purchase_order.created', res.body.data.id)).to.deep.equal([]);
   });
 
   describe('partner_id', () => {

@@ -3,7 +3,9 @@ import { expect } from 'chai';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, TEST_APP_URL, type Harness } from '../helpers/harness.js';
-import { createOrder, kgArticle, receive, type PurchaseOrder } from '../helpers/inbound-fixtures.js';
+import { kgArticle } from '../fixtures/articles.js';
+import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
 
 describe('GET /api/purchase-orders', () => {
   let h: Harness;
@@ -22,7 +24,7 @@ describe('GET /api/purchase-orders', () => {
     world = await createWorld(h.app, h.db);
     other = await createWorld(h.app, h.db);
     secondSupplier = await build.insertPartner(h.db, { company_id: world.client.id, type: 'supplier', name: unique('Second supplier ') });
-    const kg = await kgArticle(h.db, world.client.id);
+    const kg = await kgArticle(world, world.client.id);
     const agent = world.as('providerAdmin', world.client.id);
     const line = { article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: 10 };
     o.first = await createOrder(agent, world.partners.supplier, [line]);

@@ -3,7 +3,10 @@ import { expect } from 'chai';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createOrder, eventsFor, inboundState, kgArticle, receive, storedLines, type PurchaseOrder, type TestArticle } from '../helpers/inbound-fixtures.js';
+import { kgArticle, type TestArticle } from '../fixtures/articles.js';
+import { eventsOf, inboundState, storedLines } from '../fixtures/probes.js';
+import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
 
 describe('PUT /api/purchase-orders/{id}', () => {
   let h: Harness;
@@ -16,7 +19,7 @@ describe('PUT /api/purchase-orders/{id}', () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
     other = await createWorld(h.app, h.db);
-    kg = await kgArticle(h.db, world.client.id);
+    kg = await kgArticle(world, world.client.id);
     secondSupplier = await build.insertPartner(h.db, { company_id: world.client.id, type: 'supplier', name: unique('Second supplier ') });
   });
 
@@ -28,7 +31,7 @@ describe('PUT /api/purchase-orders/{id}', () => {
     ], extra);
   const put = (id: number, body: Record<string, unknown>, actor: Parameters<World['as']>[0] = 'operator', company?: number | null) =>
     world.as(actor, company).put(`/api/purchase-orders/${id}`).send(body);
-  const updates = (id: number) => eventsFor(h.db, world.client.id, 'purchase_order.updated', id);
+  const updates = (id: number) => eventsOf(h.db, world.client.id, 'purchase_order.updated', id);
 
   /** Sends a refused update and checks it is a 422 with exactly `errors` and that nothing changed. */
   async function refused(id: number, body: Record<string, unknown>, errors: Record<string, string[]>, actor: Parameters<World['as']>[0] = 'operator'): Promise<void> {
@@ -167,7 +170,7 @@ describe('PUT /api/purchase-orders/{id}', () => {
       await put(sibling.id, { notes: 'Hijacked' }).expect(404, { message: `Purchase order ${sibling.id} was not found.` });
       await put(stranger.id, { notes: 'Hijacked', status: 'cancelled' }, 'providerAdmin').expect(404, { message: `Purchase order ${stranger.id} was not found.` });
       expect(await h.db('purchase_orders').whereIn('id', [sibling.id, stranger.id]).pluck('notes')).to.deep.equal([null, null]);
-      expect(await eventsFor(h.db, other.client.id, 'purchase_order.updated', stranger.id)).to.deep.equal([]);
+      expect(await eventsOf(h.db, other.client.id, 'purchase_order.updated', stranger.id)).to.deep.equal([]);
     });
 
     it('When a viewer updates, Then it answers 403; without X-Company-Id, 400; nothing changes', async () => {

@@ -2,7 +2,10 @@
 import { expect } from 'chai';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { balance, createOrder, eventsFor, inboundState, kgArticle, movementsOf, receive, storedLines, type PurchaseOrder, type TestArticle } from '../helpers/inbound-fixtures.js';
+import { kgArticle, type TestArticle } from '../fixtures/articles.js';
+import { balance, eventsOf, inboundState, movementsOf, storedLines } from '../fixtures/probes.js';
+import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
 
 const RECEPTION_FIELDS = ['id', 'client_3pl_id', 'purchase_order_id', 'warehouse_id', 'internal_code', 'notes', 'external_reference', 'items', 'created_at', 'updated_at'];
 const ITEM_FIELDS = ['id', 'po_item_id', 'article_id', 'article_code', 'um3pl', 'quantity_um3pl'];
@@ -18,7 +21,7 @@ describe('POST /api/receptions', () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
     other = await createWorld(h.app, h.db);
-    kg = await kgArticle(h.db, world.client.id);
+    kg = await kgArticle(world, world.client.id);
     wh1 = world.warehouses[0]!;
   });
 
@@ -71,10 +74,10 @@ describe('POST /api/receptions', () => {
     expect(updated.items.map((i: { received_quantity_um3pl: number }) => i.received_quantity_um3pl)).to.deep.equal([4, 2.5]);
     expect((await storedLines(h.db, po.id)).map((l) => l.received_quantity)).to.deep.equal([4000, 2500]);
 
-    expect(await eventsFor(h.db, world.client.id, 'reception.created', reception.id)).to.deep.equal([reception]);
-    expect(await eventsFor(h.db, world.client.id, 'purchase_order.updated', po.id)).to.deep.equal([updated]);
+    expect(await eventsOf(h.db, world.client.id, 'reception.created', reception.id)).to.deep.equal([reception]);
+    expect(await eventsOf(h.db, world.client.id, 'purchase_order.updated', po.id)).to.deep.equal([updated]);
     const document = { type: 'reception', id: reception.id };
-    expect(await eventsFor(h.db, world.client.id, 'stock.changed')).to.deep.equal([
+    expect(await eventsOf(h.db, world.client.id, 'stock.changed')).to.deep.equal([
       { ...stock.body.data[0], delta: 4, cause: 'reception', document },
       { ...stock.body.data[1], delta: 2.5, cause: 'reception', document },
     ]);
@@ -90,7 +93,7 @@ describe('POST /api/receptions', () => {
   });
 
   it('When two lines of the order name the same article, Then one balance rises by both and each line keeps its own received quantity', async () => {
-    const article = await kgArticle(h.db, world.client.id);
+    const article = await kgArticle(world, world.client.id);
     const po = await createOrder(world.as('operator'), world.partners.supplier, [
       { article_id: article.id, um3pl: 'KG', quantity_um3pl: 2 },
       { article_id: article.id, um3pl: 'KG', quantity_um3pl: 3 },
@@ -144,7 +147,7 @@ describe('POST /api/receptions', () => {
     });
 
     it('When a whole-only KG article gets a fractional quantity, Then it answers 422 with the article message', async () => {
-      const whole = await kgArticle(h.db, world.client.id, true);
+      const whole = await kgArticle(world, world.client.id, true);
       const po = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: whole.id, um3pl: 'KG', quantity_um3pl: 5 }]);
       await refused({ purchase_order_id: po.id, selected_items: [line(po.items[0]!.id, '2,5')] }, {
         'selected_items.0.quantity_um3pl': [`The quantity must be a whole number: article ${whole.code} takes whole quantities only.`],

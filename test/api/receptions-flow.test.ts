@@ -2,7 +2,10 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { balance, createOrder, eventsFor, kgArticle, movementsOf, receive, type PurchaseOrder, type TestArticle } from '../helpers/inbound-fixtures.js';
+import { kgArticle, type TestArticle } from '../fixtures/articles.js';
+import { balance, eventsOf, movementsOf } from '../fixtures/probes.js';
+import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
 
 describe('POST /api/receptions (an order received in two receptions)', () => {
   let h: Harness;
@@ -14,7 +17,7 @@ describe('POST /api/receptions (an order received in two receptions)', () => {
   before(async () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
-    kg = await kgArticle(h.db, world.client.id);
+    kg = await kgArticle(world, world.client.id);
     [wh1, wh2] = world.warehouses as [number, number];
   });
 
@@ -73,10 +76,10 @@ describe('POST /api/receptions (an order received in two receptions)', () => {
     ]);
 
     // The order's events follow its status; the last one is the order as it reads now.
-    const statuses = (await eventsFor(h.db, world.client.id, 'purchase_order.updated', po.id)).map((d) => (d as PurchaseOrder).status);
+    const statuses = (await eventsOf(h.db, world.client.id, 'purchase_order.updated', po.id)).map((d) => (d as PurchaseOrder).status);
     expect(statuses).to.deep.equal(['partially_received', 'received']);
-    expect((await eventsFor(h.db, world.client.id, 'purchase_order.updated', po.id)).at(-1)).to.deep.equal(now);
-    expect(await eventsFor(h.db, world.client.id, 'reception.created')).to.have.length(3);
+    expect((await eventsOf(h.db, world.client.id, 'purchase_order.updated', po.id)).at(-1)).to.deep.equal(now);
+    expect(await eventsOf(h.db, world.client.id, 'reception.created')).to.have.length(3);
 
     // Nothing remains: a third reception is refused; the list filter finds the order received.
     const res = await agent.post('/api/receptions').send({ purchase_order_id: po.id, warehouse_id: wh1, selected_items: [{ po_item_id: kgItem, quantity_um3pl: 0.001 }] }).expect(422);

@@ -2,7 +2,9 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, TEST_APP_URL, type Harness } from '../helpers/harness.js';
-import { createOrder, kgArticle, receive, type PurchaseOrder, type Reception } from '../helpers/inbound-fixtures.js';
+import { kgArticle } from '../fixtures/articles.js';
+import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
+import { receive, type Reception } from '../fixtures/receptions.js';
 
 describe('GET /api/receptions', () => {
   let h: Harness;
@@ -20,7 +22,7 @@ describe('GET /api/receptions', () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
     other = await createWorld(h.app, h.db);
-    const kg = await kgArticle(h.db, world.client.id);
+    const kg = await kgArticle(world, world.client.id);
     const agent = world.as('operator');
     poA = await createOrder(agent, world.partners.supplier, [{ article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: 10 }, { article_id: kg.id, um3pl: 'KG', quantity_um3pl: 4 }]);
     poB = await createOrder(agent, world.partners.supplier, [{ article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: 10 }]);

@@ -1,12 +1,13 @@
 /** PUT /api/receptions/{id}: header fields, and line corrections that move stock and the order's received quantities by the difference. */
 import { expect } from 'chai';
-import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import {
-  adjustDown, balance, createOrder, eventsFor, inboundState, kgArticle, movementsOf, receive, storedLines,
-  type PurchaseOrder, type Reception, type TestArticle,
-} from '../helpers/inbound-fixtures.js';
+import { kgArticle, type TestArticle } from '../fixtures/articles.js';
+import { balance, eventsOf, inboundState, movementsOf, storedLines } from '../fixtures/probes.js';
+import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
+import { receive, type Reception } from '../fixtures/receptions.js';
+import { adjustDown } from '../fixtures/stock.js';
+import { makeArticle } from '../fixtures/articles.js';
 
 describe('PUT /api/receptions/{id}', () => {
   let h: Harness;
@@ -27,9 +28,8 @@ describe('PUT /api/receptions/{id}', () => {
    */
   async function received(bucQty: number | string = 10, kgQty: number | string = 7.5): Promise<{ po: PurchaseOrder; reception: Reception; buc: TestArticle; kg: TestArticle }> {
     const agent = world.as('operator');
-    const bucCode = unique('BUC-');
-    const buc = { id: await build.insertArticle(h.db, { company_id: world.client.id, article_code: bucCode, description: 'Box', um3pl: 'BUC' }), code: bucCode };
-    const kg = await kgArticle(h.db, world.client.id);
+    const buc = await makeArticle(world, world.client.id, { prefix: 'BUC-' });
+    const kg = await kgArticle(world, world.client.id);
     const po = await createOrder(agent, world.partners.supplier, [
       { article_id: buc.id, um3pl: 'BUC', quantity_um3pl: 10 },
       { article_id: kg.id, um3pl: 'KG', quantity_um3pl: 7.5 },
@@ -62,7 +62,7 @@ describe('PUT /api/receptions/{id}', () => {
     expect(await h.db('receptions').where('id', reception.id).first()).to.include({ internal_code: code, notes: 'Two boxes damaged', external_reference: 'ASN-9' });
     expect(await stockOf(buc.id)).to.equal(stockBefore);
     expect(await corrections(reception.id)).to.deep.equal([]);
-    expect(await eventsFor(h.db, world.client.id, 'purchase_order.updated', po.id)).to.have.length(1);
+    expect(await eventsOf(h.db, world.client.id, 'purchase_order.updated', po.id)).to.have.length(1);
     expect((await world.as('viewer').get(`/api/receptions/${reception.id}`).expect(200)).body.data).to.deep.equal(res.body.data);
   });
 
@@ -87,10 +87,10 @@ describe('PUT /api/receptions/{id}', () => {
     const now = await orderNow(po.id);
     expect(now.status).to.equal('partially_received');
     expect(now.items.map((i) => i.received_quantity_um3pl)).to.deep.equal([6, 7.5]);
-    const orderEvents = await eventsFor(h.db, world.client.id, 'purchase_order.updated', po.id);
+    const orderEvents = await eventsOf(h.db, world.client.id, 'purchase_order.updated', po.id);
     expect(orderEvents.map((e) => (e as PurchaseOrder).status)).to.deep.equal(['received', 'partially_received']);
     expect(orderEvents.at(-1)).to.deep.equal(now);
-    const stockEvents = (await eventsFor(h.db, world.client.id, 'stock.changed')) as Array<{ article_id: number; warehouse_id: number; quantity: number }>;
+    const stockEvents = (await eventsOf(h.db, world.client.id, 'stock.changed')) as Array<{ article_id: number; warehouse_id: number; quantity: number }>;
     expect(stockEvents.filter((e) => e.article_id === buc.id).map((e) => [e.warehouse_id, e.quantity])).to.deep.equal([[wh1, 10], [wh1, 6]]);
   });
 

@@ -57,11 +57,13 @@ describe('GET /api/clients', () => {
     expect(ids(byName)).to.deep.equal([world.otherClient.id]);
   });
 
-  it('When reading a client in scope, Then it answers it; the sibling or the provider itself is 404', async () => {
-    const res = await world.as('providerAdmin').get(`/api/clients/${world.client.id}`).expect(200);
-    expect(res.body.data).to.include({ id: world.client.id, name: world.client.name, type: 'client' });
-    await world.as('admin').get(`/api/clients/${world.otherClient.id}`).expect(404, { message: `Client ${world.otherClient.id} was not found.` });
-    await world.as('providerAdmin').get(`/api/clients/${world.provider.id}`).expect(404);
+  describe('GET /api/clients/{id}', () => {
+    it('When reading a client in scope, Then it answers it; the sibling or the provider itself is 404', async () => {
+      const res = await world.as('providerAdmin').get(`/api/clients/${world.client.id}`).expect(200);
+      expect(res.body.data).to.include({ id: world.client.id, name: world.client.name, type: 'client' });
+      await world.as('admin').get(`/api/clients/${world.otherClient.id}`).expect(404, { message: `Client ${world.otherClient.id} was not found.` });
+      await world.as('providerAdmin').get(`/api/clients/${world.provider.id}`).expect(404);
+    });
   });
 });
 
@@ -117,9 +119,11 @@ describe('GET /api/partners', () => {
     });
   });
 
-  it('When reading a partner, Then it answers every field of it', async () => {
-    const res = await world.as('admin').get(`/api/partners/${world.partners.client}`).expect(200);
-    expect(res.body.data).to.include({ id: world.partners.client, type: 'client', client_3pl_id: world.client.id, vat_code: null });
+  describe('GET /api/partners/{id}', () => {
+    it('When reading a partner, Then it answers every field of it', async () => {
+      const res = await world.as('admin').get(`/api/partners/${world.partners.client}`).expect(200);
+      expect(res.body.data).to.include({ id: world.partners.client, type: 'client', client_3pl_id: world.client.id, vat_code: null });
+    });
   });
 });
 
@@ -140,8 +144,10 @@ describe('GET /api/warehouses', () => {
     expect(res.body.data[0]).to.include({ company_id: world.provider.id, active: true });
   });
 
-  it("When reading a warehouse of its provider, Then it answers; another provider's is 404", async () => {
-    await world.as('viewer').get(`/api/warehouses/${world.warehouses[1]}`).expect(200);
-    await world.as('viewer').get(`/api/warehouses/${other.warehouses[0]}`).expect(404, { message: `Warehouse ${other.warehouses[0]} was not found.` });
+  describe('GET /api/warehouses/{warehouseId}', () => {
+    it("When reading a warehouse of its provider, Then it answers; another provider's is 404", async () => {
+      await world.as('viewer').get(`/api/warehouses/${world.warehouses[1]}`).expect(200);
+      await world.as('viewer').get(`/api/warehouses/${other.warehouses[0]}`).expect(404, { message: `Warehouse ${other.warehouses[0]} was not found.` });
+    });
   });
 });

@@ -3,7 +3,9 @@ import { expect } from 'chai';
 import { nowDb, toApiTime } from '../../src/kernel/time.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { buc, createSalesOrder, freshArticle, moveThrough, receiveStock } from '../helpers/outbound-fixtures.js';
+import { freshArticle } from '../fixtures/articles.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { receiveStock } from '../fixtures/stock.js';
 
 describe('GET /api/returns filters', () => {
   let h: Harness;
@@ -15,7 +17,7 @@ describe('GET /api/returns filters', () => {
   before(async () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 4);
     orderIds = [];
     for (let i = 0; i < 2; i++) orderIds.push((await moveThrough(world, (await createSalesOrder(world, [buc(a, 2)])).id, ['picking', 'picked', 'delivered'])).id);

@@ -8,9 +8,9 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { Response } from 'supertest';
-import * as build from '../../db/seeds/builders.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
+import { makeArticle } from '../fixtures/articles.js';
 
 const SAME_CLIENT = 'The sales_order_id must be a delivered sales order of the same client.';
 const tooMuch = (left: number, delivered: number) => `At most ${left} of this article can still be returned (${delivered} delivered).`;
@@ -28,10 +28,7 @@ describe('POST /api/returns against a sales order', () => {
     stranger = await createWorld(h.app, h.db);
   });
 
-  const freshArticle = async (w: World = world, clientId = w.client.id, um3pl = 'BUC') => {
-    const code = unique(`RSO-${um3pl}-`);
-    return { id: await build.insertArticle(h.db, { company_id: clientId, article_code: code, description: `Sold ${code}`, um3pl }), code };
-  };
+  const freshArticle = (w: World = world, clientId = w.client.id, um3pl = 'BUC') => makeArticle(w, clientId, { um3pl, prefix: `RSO-${um3pl}-` });
 
   /**
    * A sales order of `lines` ([article, unit, quantity]) from the first warehouse, with stock

@@ -88,24 +88,26 @@ describe('GET /api/returns and GET /api/returns/{id}', () => {
     expect(strangers).to.deep.equal([foreign]);
   });
 
-  it('When a return is read in scope, Then it is the return as created', async () => {
-    const res = await world.as('viewer').get(`/api/returns/${mine[0]!.id}`).expect(200);
-    expect(res.body).to.deep.equal({ data: mine[0] });
-    const byProvider = await world.as('providerViewer').get(`/api/returns/${sibling.id}`).expect(200);
-    expect(byProvider.body).to.deep.equal({ data: sibling });
-  });
+  describe('GET /api/returns/{id}', () => {
+    it('When a return is read in scope, Then it is the return as created', async () => {
+      const res = await world.as('viewer').get(`/api/returns/${mine[0]!.id}`).expect(200);
+      expect(res.body).to.deep.equal({ data: mine[0] });
+      const byProvider = await world.as('providerViewer').get(`/api/returns/${sibling.id}`).expect(200);
+      expect(byProvider.body).to.deep.equal({ data: sibling });
+    });
 
-  it("When a return of another client or tenant, or an unknown id, is read, Then 404", async () => {
-    for (const [agent, id] of [
-      [world.as('viewer'), sibling.id],
-      [world.as('viewer'), foreign.id],
-      [world.as('providerViewer'), foreign.id],
-      [world.as('otherClientAdmin'), mine[0]!.id],
-      [world.as('viewer'), 99_999_999],
-    ] as const) {
-      const res = await agent.get(`/api/returns/${id}`).expect(404);
-      expect(res.body).to.deep.equal({ message: `Return ${id} was not found.` });
-    }
+    it("When a return of another client or tenant, or an unknown id, is read, Then 404", async () => {
+      for (const [agent, id] of [
+        [world.as('viewer'), sibling.id],
+        [world.as('viewer'), foreign.id],
+        [world.as('providerViewer'), foreign.id],
+        [world.as('otherClientAdmin'), mine[0]!.id],
+        [world.as('viewer'), 99_999_999],
+      ] as const) {
+        const res = await agent.get(`/api/returns/${id}`).expect(404);
+        expect(res.body).to.deep.equal({ message: `Return ${id} was not found.` });
+      }
+    });
   });
 
   it('When the returns module is off, Then listing, reading and creating returns answer 403 and nothing is created', async () => {

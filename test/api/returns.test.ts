@@ -6,14 +6,13 @@
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import * as build from '../../db/seeds/builders.js';
 import { engineOf } from '../../src/platform/db/database.js';
 import { unchecked } from '../helpers/api.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
-import { ledgerMismatches } from '../helpers/ledger.js';
+import { ledgerMismatches, API_TIME as TIME } from '../fixtures/probes.js';
+import { makeArticle } from '../fixtures/articles.js';
 
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const NOT_CLIENT_PARTNER = 'The partner_id must be a client partner of a client in scope.';
 const NOT_WAREHOUSE = 'The warehouse_id must be a warehouse of the provider.';
 const CODE_TAKEN = 'The internal_code has already been taken for this client.';
@@ -36,10 +35,7 @@ describe('POST /api/returns (without a sales order)', () => {
   });
 
   /** A fresh article of `clientId` (so its stock is this test's alone). */
-  const freshArticle = async (um3pl = 'BUC', clientId = world.client.id, integerOnly = false) => {
-    const code = unique(`RET-${um3pl}-`);
-    return { id: await build.insertArticle(h.db, { company_id: clientId, article_code: code, description: `Returned ${code}`, um3pl, integer_only_um3pl_quantity: integerOnly }), code };
-  };
+  const freshArticle = (um3pl = 'BUC', clientId = world.client.id, integerOnly = false) => makeArticle(world, clientId, { um3pl, integerOnly, prefix: `RET-${um3pl}-` });
 
   const body = (items: Line[], extra: Record<string, unknown> = {}) => ({ partner_id: world.partners.client, warehouse_id: world.warehouses[0], items, ...extra });
 

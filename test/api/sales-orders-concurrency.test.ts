@@ -9,9 +9,11 @@ import type { Response } from 'supertest';
 import { forbiddenMoveMessage } from '../../src/components/sales-orders/sales-orders.rules.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { ledgerMismatches } from '../helpers/ledger.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { ledgerMismatches, eventsOf } from '../fixtures/probes.js';
+import { buc, createSalesOrder, moveThrough, orderBody } from '../fixtures/sales-orders.js';
+import { levels, receiveStock } from '../fixtures/stock.js';
 import { testEnv } from '../helpers/test-env.js';
-import { buc, createSalesOrder, eventsOf, freshArticle, levels, moveThrough, orderBody, receiveStock, type Article } from '../helpers/outbound-fixtures.js';
 
 const SHORT = 'Not enough stock to deliver the order; nothing was delivered.';
 
@@ -30,7 +32,7 @@ describe('Concurrent sales-order moves', () => {
 
   it('When orders with the same two articles in opposite line order are delivered at once, Then every one is delivered (stock rows are taken in one order, by article, so they do not deadlock)', async function () {
     this.timeout(120_000);
-    const [a, b] = [await freshArticle(h.db, world.client.id, 'BUC', 'RACE-'), await freshArticle(h.db, world.client.id, 'BUC', 'RACE-')];
+    const [a, b] = [await freshArticle(world, world.client.id, 'BUC', 'RACE-'), await freshArticle(world, world.client.id, 'BUC', 'RACE-')];
     const orders = 30;
     await receiveStock(world, a, orders);
     await receiveStock(world, b, 2 * orders);
@@ -48,7 +50,7 @@ describe('Concurrent sales-order moves', () => {
 
   it('When the lines of a new order are replaced while it moves to picking, Then the move always succeeds, the replacement lands before it or is a 422 naming picking, and the reservation matches the lines the order ends with', async function () {
     this.timeout(120_000);
-    const a = await freshArticle(h.db, world.client.id, 'BUC', 'RACE-');
+    const a = await freshArticle(world, world.client.id, 'BUC', 'RACE-');
     const orders = 20;
     const ids: number[] = [];
     for (let i = 0; i < orders; i++) ids.push((await createSalesOrder(world, [buc(a, 1)])).id);
@@ -78,7 +80,7 @@ describe('Concurrent sales-order moves', () => {
 
     before(async function () {
       this.timeout(180_000);
-      a = await freshArticle(h.db, world.client.id, 'BUC', 'RACE-');
+      a = await freshArticle(world, world.client.id, 'BUC', 'RACE-');
       await receiveStock(world, a, 100);
       const setupStarted = Date.now();
       for (let i = 0; i < 200; i++) {
@@ -134,7 +136,7 @@ describe('Concurrent sales-order moves', () => {
 
   it('When delivery and cancellation of the same picked order race, Then exactly one wins and the stock agrees with the winner', async function () {
     this.timeout(120_000);
-    const a = await freshArticle(h.db, world.client.id, 'BUC', 'RACE-');
+    const a = await freshArticle(world, world.client.id, 'BUC', 'RACE-');
     const orders = 20;
     await receiveStock(world, a, 2 * orders);
     const ids: number[] = [];
@@ -173,7 +175,7 @@ describe('Concurrent sales-order moves', () => {
 
   it('When 20 orders are created at once on the same stock, Then every reservation counts', async function () {
     this.timeout(60_000);
-    const a = await freshArticle(h.db, world.client.id, 'BUC', 'RACE-');
+    const a = await freshArticle(world, world.client.id, 'BUC', 'RACE-');
     await receiveStock(world, a, 10);
     const results = await Promise.all(Array.from({ length: 20 }, () => world.as('operator').post('/api/sales-orders').send(orderBody(world, [buc(a, 1)]))));
     expect(results.map((r) => r.status), summary(results)).to.deep.equal(new Array(20).fill(201));
@@ -181,7 +183,7 @@ describe('Concurrent sales-order moves', () => {
   });
 
   it('When two orders with the same internal_code are created at once, Then one is stored and the other is a 422 on internal_code', async () => {
-    const a = await freshArticle(h.db, world.client.id, 'BUC', 'RACE-');
+    const a = await freshArticle(world, world.client.id, 'BUC', 'RACE-');
     const code = unique('SO-RACE-');
     const results = await Promise.all([1, 2].map((q) => world.as('operator').post('/api/sales-orders').send(orderBody(world, [buc(a, q)], { internal_code: code }))));
     expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).to.deep.equal([201, 422]);

@@ -2,10 +2,12 @@
 import { expect } from 'chai';
 import { createWorld, unique, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { buc, eventsOf, freshArticle, levels, orderBody, outboundState, type Article, type Line } from '../helpers/outbound-fixtures.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { eventsOf, outboundState, API_TIME as TIME, expectApiTime, expectId } from '../fixtures/probes.js';
+import { buc, orderBody, type Line } from '../fixtures/sales-orders.js';
+import { levels } from '../fixtures/stock.js';
 
 const ORDER_FIELDS = ['id', 'client_3pl_id', 'partner_id', 'source_warehouse_id', 'stock_type', 'internal_code', 'status', 'notes', 'external_reference', 'items', 'status_history', 'created_at', 'updated_at'];
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const INVALID = 'The given data was invalid.';
 const NOT_CLIENT_PARTNER = 'The partner_id must be a client partner of a client in scope.';
 const WAREHOUSE = 'The source_warehouse_id must be a warehouse of the provider.';
@@ -23,8 +25,8 @@ describe('POST /api/sales-orders', () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
     other = await createWorld(h.app, h.db);
-    article = await freshArticle(h.db, world.client.id);
-    kg = await freshArticle(h.db, world.client.id, 'KG');
+    article = await freshArticle(world, world.client.id);
+    kg = await freshArticle(world, world.client.id, 'KG');
   });
 
   const post = (body: Record<string, unknown>, actor: Actor = 'operator', company?: number | null) => world.as(actor, company).post('/api/sales-orders').send(body);
@@ -32,7 +34,7 @@ describe('POST /api/sales-orders', () => {
   const ordersCoded = (code: string) => h.db('sales_orders').where('internal_code', code);
 
   it('When an operator orders a BUC and a KG line ("2,5"), Then it answers 201 with the new order, its lines, its history and times, stores it, reserves it and records sales_order.created', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     const code = unique('SO-');
     const operator = world.users.operator;
     const res = await post(orderBody(world, [buc(a, 3), kgLine('2,5')], { internal_code: code, notes: 'Ring twice', external_reference: 'ERP-77' })).expect(201);
@@ -42,13 +44,14 @@ describe('POST /api/sales-orders', () => {
       client_3pl_id: world.client.id, partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], stock_type: 'STOC_OK',
       internal_code: code, status: 'new', notes: 'Ring twice', external_reference: 'ERP-77',
     });
-    expect(order.created_at).to.match(TIME);
+    expectApiTime(order.created_at);
     expect(order.updated_at).to.equal(order.created_at);
     expect(order.items.map((i: { id: number }) => ({ ...i, id: 0 }))).to.deep.equal([
       { id: 0, article_id: a.id, article_code: a.code, um3pl: 'BUC', quantity_um3pl: 3 },
       { id: 0, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 2.5 },
     ]);
-    expect(order.items[0].id).to.be.a('number').and.not.equal(order.items[1].id);
+    expectId(order.items[0].id);
+    expect(order.items[0].id).to.not.equal(order.items[1].id);
     expect(order.status_history).to.have.length(1);
     expect(order.status_history[0]).to.deep.equal({ status: 'new', at: order.status_history[0].at, user: { id: operator.id, name: `User ${operator.email}`, email: operator.email } });
     expect(order.status_history[0].at).to.match(TIME);
@@ -68,7 +71,7 @@ describe('POST /api/sales-orders', () => {
   });
 
   it('When stock_type is STOC_DEFECT, Then the order keeps it and reserves the defect stock, not the sellable', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     const res = await post(orderBody(world, [buc(a, 4)], { stock_type: 'STOC_DEFECT', source_warehouse_id: world.warehouses[1] })).expect(201);
     expect(res.body.data).to.include({ stock_type: 'STOC_DEFECT', source_warehouse_id: world.warehouses[1] });
     expect(await levels(world, a.id, world.warehouses[1], 'STOC_DEFECT')).to.deep.equal({ quantity: 0, reserved: 4, available: 0, backordered: 4 });
@@ -191,7 +194,7 @@ describe('POST /api/sales-orders', () => {
 
   describe('Idempotency-Key', () => {
     it('When the same key and body are sent again, Then the 201 is replayed, one order exists and the reservation is not doubled', async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       const key = unique('idem-');
       const body = orderBody(world, [buc(a, 7)]);
       const first = await world.as('operator').post('/api/sales-orders').set('Idempotency-Key', key).send(body).expect(201);

@@ -2,9 +2,10 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import {
-  buc, createSalesOrder, deliveryMovements, freshArticle, levels, moveThrough, outboundState, receiveStock, stockRow, type Article, type Line,
-} from '../helpers/outbound-fixtures.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { deliveryMovements, outboundState } from '../fixtures/probes.js';
+import { buc, createSalesOrder, moveThrough, type Line } from '../fixtures/sales-orders.js';
+import { levels, receiveStock, stockRow } from '../fixtures/stock.js';
 
 const SHORT = 'Not enough stock to deliver the order; nothing was delivered.';
 
@@ -26,8 +27,8 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     `Not enough ${stockType} stock of article ${article.code} in warehouse ${warehouse}: ${onHand} on hand, ${needed} needed, short by ${short}.`;
 
   it('When a picked order of two lines is delivered, Then stock falls by each line, its reservation is released, one movement per line and the events are recorded', async () => {
-    const a = await freshArticle(h.db, world.client.id);
-    const kg = await freshArticle(h.db, world.client.id, 'KG');
+    const a = await freshArticle(world, world.client.id);
+    const kg = await freshArticle(world, world.client.id, 'KG');
     await receiveStock(world, a, 10);
     await receiveStock(world, kg, 4, world.warehouses[0], 'KG');
     await createSalesOrder(world, [buc(a, 2)]);
@@ -59,7 +60,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
   });
 
   it('When the order is of STOC_DEFECT stock in the second warehouse, Then only that stock falls', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 10);
     await receiveStock(world, a, 10, world.warehouses[1]);
     await world.as('operator').post('/api/returns')
@@ -87,7 +88,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     }
 
     it('When two of three lines are short, Then it answers 422 naming each short line with its article and shortfall, and nothing changes', async () => {
-      const [a, b, c] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+      const [a, b, c] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
       await receiveStock(world, a, 10);
       await receiveStock(world, b, 2);
       const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3), buc(b, 5), buc(c, 4)])).id, ['picking', 'picked']);
@@ -100,7 +101,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     });
 
     it('When only the last line is short, Then the first lines are not delivered either', async () => {
-      const [a, b] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+      const [a, b] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
       await receiveStock(world, a, 10);
       await receiveStock(world, b, 1);
       const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 10), buc(b, 2)])).id, ['picking', 'picked']);
@@ -109,7 +110,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     });
 
     it('When two lines of one article together need more than on hand, Then the second line is short by the difference and neither is delivered; within stock both are', async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       await receiveStock(world, a, 4);
       const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 2), buc(a, 3)])).id, ['picking', 'picked']);
       const before = await outboundState(h.db, world.client.id);
@@ -128,14 +129,14 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     });
 
     it('When a KG line is short by a fraction, Then the message shows the decimals', async () => {
-      const kg = await freshArticle(h.db, world.client.id, 'KG');
+      const kg = await freshArticle(world, world.client.id, 'KG');
       await receiveStock(world, kg, 1.25, world.warehouses[0], 'KG');
       const order = await moveThrough(world, (await createSalesOrder(world, [kgLine(kg, '2,5')])).id, ['picking', 'picked']);
       await refused(order.id, { 'items.0.quantity_um3pl': [shortfall(kg, 1.25, 2.5, 1.25)] }, [kg]);
     });
 
     it('When the stock is in another warehouse or of another type, Then the order is short in its own', async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       await receiveStock(world, a, 10);
       const elsewhere = await moveThrough(world, (await createSalesOrder(world, [buc(a, 1)], { source_warehouse_id: world.warehouses[1] })).id, ['picking', 'picked']);
       await refused(elsewhere.id, { 'items.0.quantity_um3pl': [shortfall(a, 0, 1, 1, world.warehouses[1])] }, [a]);
@@ -145,7 +146,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     });
 
     it('When an earlier delivery took the stock, Then the next is short; once stock arrives it is delivered', async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       await receiveStock(world, a, 5);
       const first = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3)])).id, ['picking', 'picked']);
       const second = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3)])).id, ['picking', 'picked']);

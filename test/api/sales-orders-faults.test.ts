@@ -8,9 +8,11 @@ import type { Knex } from 'knex';
 import { unchecked } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { ledgerMismatches } from '../helpers/ledger.js';
+import { freshArticle } from '../fixtures/articles.js';
+import { ledgerMismatches, deliveryMovements, outboundState } from '../fixtures/probes.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { levels, receiveStock } from '../fixtures/stock.js';
 import { testEnv } from '../helpers/test-env.js';
-import { buc, createSalesOrder, deliveryMovements, freshArticle, levels, moveThrough, outboundState, receiveStock } from '../helpers/outbound-fixtures.js';
 
 const SERVER_ERROR = { message: 'Server Error.' };
 
@@ -42,7 +44,7 @@ describe('A failure injected inside a delivery (database triggers)', () => {
   const failing = () => unchecked(h.app, { token: world.users.operator.token, company: world.client.id });
 
   it('When the second line cannot record its movement, Then it answers 500, the first line is not taken off, the order stays picked; without the fault it is delivered', async () => {
-    const [first, second] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+    const [first, second] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
     await receiveStock(world, first, 10);
     await receiveStock(world, second, 10);
     const order = await moveThrough(world, (await createSalesOrder(world, [buc(first, 3), buc(second, 2)])).id, ['picking', 'picked']);
@@ -79,7 +81,7 @@ describe('A failure injected inside a delivery (database triggers)', () => {
   });
 
   it('When the same fault hits a delivery that other orders reserve beside, Then their reservations are untouched too', async () => {
-    const [first, second] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+    const [first, second] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
     await receiveStock(world, first, 5);
     await receiveStock(world, second, 5);
     await createSalesOrder(world, [buc(first, 1)]);
@@ -97,7 +99,7 @@ describe('A failure injected inside a delivery (database triggers)', () => {
   });
 
   it('When the status_changed event, recorded after every line was taken off, cannot be written, Then both lines keep their stock and reservation', async () => {
-    const [first, second] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+    const [first, second] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
     await receiveStock(world, first, 6);
     await receiveStock(world, second, 6);
     const order = await moveThrough(world, (await createSalesOrder(world, [buc(first, 1), buc(second, 6)])).id, ['picking', 'picked']);

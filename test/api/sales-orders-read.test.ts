@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { buc, createSalesOrder, moveThrough, type SalesOrder } from '../helpers/outbound-fixtures.js';
+import { buc, createSalesOrder, moveThrough, type SalesOrder } from '../fixtures/sales-orders.js';
 
 const INVALID = 'The given data was invalid.';
 

@@ -2,7 +2,9 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { buc, createSalesOrder, freshArticle, levels, moveThrough, receiveStock, stockRow } from '../helpers/outbound-fixtures.js';
+import { freshArticle } from '../fixtures/articles.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { levels, receiveStock, stockRow } from '../fixtures/stock.js';
 
 describe('Sales-order reservations in GET /api/stock', () => {
   let h: Harness;
@@ -16,7 +18,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
   const move = (id: number, status: string) => world.as('operator').post(`/api/sales-orders/${id}/status`).send({ status }).expect(200);
 
   it('When an order is within the stock, Then reserved rises and available falls by its quantity, on hand unchanged', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 10);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 0, available: 10, backordered: 0 });
     await createSalesOrder(world, [buc(a, 4)]);
@@ -26,7 +28,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
   });
 
   it('When an order goes beyond the available stock, Then it is accepted (201) and shows as backordered', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 5);
     const order = await createSalesOrder(world, [buc(a, 8)]);
     expect(order.status).to.equal('new');
@@ -34,7 +36,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
   });
 
   it('When there is no stock at all, Then the order is accepted and a row with quantity 0 appears, all of it backordered', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     expect(await stockRow(world, a.id)).to.equal(undefined);
     await createSalesOrder(world, [buc(a, 6)]);
     const row = await stockRow(world, a.id);
@@ -48,7 +50,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
   });
 
   it('When two orders reserve the same stock, Then their quantities add up, and backordered shows what is missing', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 10);
     await createSalesOrder(world, [buc(a, 3)]);
     await createSalesOrder(world, [buc(a, 4)]);
@@ -58,14 +60,14 @@ describe('Sales-order reservations in GET /api/stock', () => {
   });
 
   it('When one order has two lines of the same article, Then both reserve', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 10);
     await createSalesOrder(world, [buc(a, 2), buc(a, 3)]);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 5, available: 5, backordered: 0 });
   });
 
   it('When an order moves to picking and picked, Then it still reserves; when it is cancelled, its reservation alone is released', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 10);
     const kept = await createSalesOrder(world, [buc(a, 2)]);
     const order = await createSalesOrder(world, [buc(a, 5)]);
@@ -80,7 +82,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
   });
 
   it('When a backordered order is cancelled, Then backordered falls back to 0', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 1);
     const order = await createSalesOrder(world, [buc(a, 4)]);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 1, reserved: 4, available: 0, backordered: 3 });
@@ -89,7 +91,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
   });
 
   it('When an order is delivered, Then its reservation is released and on hand falls; other orders keep theirs', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 10);
     await createSalesOrder(world, [buc(a, 3)]);
     const order = await createSalesOrder(world, [buc(a, 4)]);
@@ -98,7 +100,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
   });
 
   it("When orders come from another warehouse or stock type, Then they reserve that warehouse's and type's stock only", async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 10);
     await receiveStock(world, a, 4, world.warehouses[1]);
     await createSalesOrder(world, [buc(a, 3)], { source_warehouse_id: world.warehouses[1] });
@@ -109,7 +111,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
   });
 
   it("When another client's order reserves its article, Then the client's viewer does not see that row", async () => {
-    const b = await freshArticle(h.db, world.otherClient.id);
+    const b = await freshArticle(world, world.otherClient.id);
     await world.as('providerAdmin', world.otherClient.id).post('/api/sales-orders')
       .send({ partner_id: world.partners.otherClientCustomer, source_warehouse_id: world.warehouses[0], internal_code: `SO-B-${b.code}`, items: [buc(b, 2)] })
       .expect(201);

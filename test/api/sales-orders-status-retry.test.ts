@@ -11,7 +11,10 @@ import { forbiddenMoveMessage } from '../../src/components/sales-orders/sales-or
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { testEnv } from '../helpers/test-env.js';
-import { buc, createSalesOrder, eventsOf, freshArticle, levels, moveThrough, outboundState, pathTo, receiveStock } from '../helpers/outbound-fixtures.js';
+import { freshArticle } from '../fixtures/articles.js';
+import { eventsOf, outboundState } from '../fixtures/probes.js';
+import { buc, createSalesOrder, moveThrough, pathTo } from '../fixtures/sales-orders.js';
+import { levels, receiveStock } from '../fixtures/stock.js';
 
 describe('POST /api/sales-orders/{id}/status, retried and raced', () => {
   let h: Harness;
@@ -31,7 +34,7 @@ describe('POST /api/sales-orders/{id}/status, retried and raced', () => {
   describe('a move to the status the order has', () => {
     for (const status of ['new', 'picking', 'picked', 'delivered', 'cancelled']) {
       it(`When a ${status} order is moved to ${status}, Then it answers 200 with the order as it is, and no history, event or stock changes`, async () => {
-        const a = await freshArticle(h.db, world.client.id);
+        const a = await freshArticle(world, world.client.id);
         await receiveStock(world, a, 3);
         const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 2)])).id, pathTo(status));
         const before = await outboundState(h.db, world.client.id);
@@ -44,7 +47,7 @@ describe('POST /api/sales-orders/{id}/status, retried and raced', () => {
 
   describe('Idempotency-Key', () => {
     it('When a move is sent again with its key, Then the stored answer is replayed and nothing happens twice; the key with another status is a 422', async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       await receiveStock(world, a, 2);
       const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 2)])).id, ['picking', 'picked']);
       const key = unique('move-');
@@ -77,7 +80,7 @@ describe('POST /api/sales-orders/{id}/status, retried and raced', () => {
 
     it('When a cancellation races a move to picking, Then the cancellation always succeeds (decided again on picking when it lost), and a losing move to picking is a true 422', async function () {
       this.timeout(120_000);
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'RACE-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'RACE-');
       const ids: number[] = [];
       for (let i = 0; i < orders; i++) ids.push((await createSalesOrder(world, [buc(a, 1)])).id);
       const pairs = await Promise.all(ids.map(async (id, i) => {
@@ -107,7 +110,7 @@ describe('POST /api/sales-orders/{id}/status, retried and raced', () => {
 
     it('When the same move is sent twice at once, Then both answer 200 with the moved order, and it happens once: one history entry, one event, one delivery', async function () {
       this.timeout(120_000);
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'RACE-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'RACE-');
       await receiveStock(world, a, orders);
       const ids: number[] = [];
       for (let i = 0; i < orders; i++) ids.push((await moveThrough(world, (await createSalesOrder(world, [buc(a, 1)])).id, ['picking', 'picked'])).id);

@@ -3,9 +3,10 @@ import { expect } from 'chai';
 import { forbiddenMoveMessage, type SalesOrderStatus } from '../../src/components/sales-orders/sales-orders.rules.js';
 import { createWorld, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import {
-  buc, createSalesOrder, eventsOf, freshArticle, levels, moveThrough, outboundState, pathTo, receiveStock, type SalesOrder,
-} from '../helpers/outbound-fixtures.js';
+import { freshArticle } from '../fixtures/articles.js';
+import { eventsOf, outboundState, API_TIME as TIME } from '../fixtures/probes.js';
+import { buc, createSalesOrder, moveThrough, pathTo, type SalesOrder } from '../fixtures/sales-orders.js';
+import { levels, receiveStock } from '../fixtures/stock.js';
 
 const STATUSES: SalesOrderStatus[] = ['new', 'picking', 'picked', 'delivered', 'cancelled'];
 const ALLOWED: Record<SalesOrderStatus, SalesOrderStatus[]> = {
@@ -15,7 +16,6 @@ const ALLOWED: Record<SalesOrderStatus, SalesOrderStatus[]> = {
   delivered: [],
   cancelled: [],
 };
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 describe('POST /api/sales-orders/{id}/status', () => {
   let h: Harness;
@@ -31,7 +31,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
   const userOf = (actor: Actor) => ({ id: world.users[actor].id, name: `User ${world.users[actor].email}`, email: world.users[actor].email });
 
   it('When an order goes new, picking, picked, delivered, Then each move answers 200 with the order, appends its status and user to the history and records sales_order.status_changed', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 5);
     const order = await createSalesOrder(world, [buc(a, 2)]);
     const steps: Array<[SalesOrderStatus, Actor, number | undefined]> = [['picking', 'operator', undefined], ['picked', 'admin', undefined], ['delivered', 'providerAdmin', world.client.id]];
@@ -62,7 +62,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
 
   for (const from of ['new', 'picking', 'picked'] as const) {
     it(`When a ${from} order is cancelled, Then it answers 200 cancelled, the history says so and the reservation is released`, async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       await receiveStock(world, a, 10);
       const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 4), buc(world.articles.client, 1)])).id, pathTo(from));
       expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 4, available: 6, backordered: 0 });
@@ -83,7 +83,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
     const orders = new Map<SalesOrderStatus, SalesOrder>();
 
     before(async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       await receiveStock(world, a, 10);
       for (const status of STATUSES) orders.set(status, await moveThrough(world, (await createSalesOrder(world, [buc(a, 1)])).id, pathTo(status)));
     });

@@ -3,9 +3,10 @@ import { expect } from 'chai';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import {
-  buc, createSalesOrder, eventsOf, freshArticle, levels, moveThrough, outboundState, pathTo, receiveStock, type Article, type SalesOrder,
-} from '../helpers/outbound-fixtures.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { eventsOf, outboundState } from '../fixtures/probes.js';
+import { buc, createSalesOrder, moveThrough, pathTo, type SalesOrder } from '../fixtures/sales-orders.js';
+import { levels, receiveStock } from '../fixtures/stock.js';
 
 const CODE_TAKEN = 'The internal_code has already been taken for this client.';
 const NOT_CLIENT_PARTNER = 'The partner_id must be a client partner of a client in scope.';
@@ -30,7 +31,7 @@ describe('PUT /api/sales-orders/{id}', () => {
   const updates = (id: number) => eventsOf(h.db, world.client.id, 'sales_order.updated', id);
 
   it('When every field of a new order changes, Then it answers 200 with the order, stores it, moves the reservation and records sales_order.updated', async () => {
-    const [a, b] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+    const [a, b] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
     await receiveStock(world, a, 10);
     const order = await createSalesOrder(world, [buc(a, 5)]);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 5, available: 5, backordered: 0 });
@@ -58,7 +59,7 @@ describe('PUT /api/sales-orders/{id}', () => {
   });
 
   it('When only the items of a new order are replaced, Then GET /api/stock shows the reservation moved from the old lines to the new', async () => {
-    const [a, b] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+    const [a, b] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
     await receiveStock(world, a, 10);
     await receiveStock(world, b, 4);
     const order = await createSalesOrder(world, [buc(a, 6)]);
@@ -72,7 +73,7 @@ describe('PUT /api/sales-orders/{id}', () => {
 
   for (const status of ['picking', 'picked', 'delivered', 'cancelled']) {
     it(`When notes, external_reference and internal_code of a ${status} order change, Then it answers 200 and the reservation stays`, async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       await receiveStock(world, a, 10);
       const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3)])).id, pathTo(status));
       const stock = await levels(world, a.id);
@@ -86,7 +87,7 @@ describe('PUT /api/sales-orders/{id}', () => {
   }
 
   it('When nothing changes (an empty body, or every field at its value), Then it answers the order as it was and records no event', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 2)], { notes: 'Same' })).id, ['picking']);
     const before = await outboundState(h.db, world.client.id);
     const same = { partner_id: order.partner_id, source_warehouse_id: order.source_warehouse_id, stock_type: order.stock_type, internal_code: order.internal_code, notes: 'Same', external_reference: null };
@@ -107,8 +108,8 @@ describe('PUT /api/sales-orders/{id}', () => {
     ];
     for (const status of ['picking', 'picked', 'delivered', 'cancelled']) {
       it(`When items, source_warehouse_id, stock_type or partner_id of a ${status} order change, Then each is a 422 naming the status and nothing changes`, async () => {
-        const a = await freshArticle(h.db, world.client.id);
-        const b = await freshArticle(h.db, world.client.id);
+        const a = await freshArticle(world, world.client.id);
+        const b = await freshArticle(world, world.client.id);
         await receiveStock(world, a, 10);
         const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 4)])).id, pathTo(status));
         const before = await outboundState(h.db, world.client.id);
@@ -137,7 +138,7 @@ describe('PUT /api/sales-orders/{id}', () => {
     let a: Article;
 
     before(async () => {
-      a = await freshArticle(h.db, world.client.id);
+      a = await freshArticle(world, world.client.id);
       order = await createSalesOrder(world, [buc(a, 2)]);
     });
 

@@ -7,8 +7,12 @@ import { expect } from 'chai';
 import { checkSchema } from '../helpers/contract-check.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createOrder, receive } from '../helpers/inbound-fixtures.js';
-import { buc, createSalesOrder, eventsOf, freshArticle, moveThrough, receiveStock, stockRow } from '../helpers/outbound-fixtures.js';
+import { freshArticle } from '../fixtures/articles.js';
+import { eventsOf } from '../fixtures/probes.js';
+import { createOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { receiveStock, stockRow } from '../fixtures/stock.js';
 
 describe('Events that say what happened', () => {
   let h: Harness;
@@ -27,7 +31,7 @@ describe('Events that say what happened', () => {
   };
 
   it('When a sales order reserves, changes its lines, is delivered, and another is cancelled, Then each stock.changed says reservation (delta 0) or delivery, with the order', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 10);
     const mark = (await stockEvents(a.id)).length;
     const order = await createSalesOrder(world, [buc(a, 2)]);
@@ -50,7 +54,7 @@ describe('Events that say what happened', () => {
   });
 
   it('When goods are received, corrected and returned, Then the causes are reception, reception_correction and return with their documents', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     const po = await createOrder(world.as('operator'), world.partners.supplier, [buc(a, 10)]);
     const reception = await receive(world.as('operator'), po.id, world.warehouses[0]!, [[po.items[0]!.id, 6]]);
     await world.as('operator').put(`/api/receptions/${reception.id}`).send({ items: [{ id: reception.items[0]!.id, quantity_um3pl: 4 }] }).expect(200);
@@ -65,7 +69,7 @@ describe('Events that say what happened', () => {
 
   describe('reception.updated', () => {
     it('When a reception is corrected or its header changes, Then reception.updated records it as it then is; an update that changes nothing records none', async () => {
-      const a = await freshArticle(h.db, world.client.id);
+      const a = await freshArticle(world, world.client.id);
       const po = await createOrder(world.as('operator'), world.partners.supplier, [buc(a, 10)]);
       const reception = await receive(world.as('operator'), po.id, world.warehouses[0]!, [[po.items[0]!.id, 6]], { notes: 'Dock 1' });
       const corrected = await world.as('operator').put(`/api/receptions/${reception.id}`).send({ items: [{ id: reception.items[0]!.id, quantity_um3pl: 7 }] }).expect(200);

@@ -9,8 +9,11 @@ import { expect } from 'chai';
 import { MAX_BALANCE } from '../../src/kernel/quantity.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createOrder, inboundState, type PurchaseOrder } from '../helpers/inbound-fixtures.js';
-import { buc, freshArticle, levels, orderBody, outboundState, type Article } from '../helpers/outbound-fixtures.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { inboundState, outboundState } from '../fixtures/probes.js';
+import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
+import { buc, orderBody } from '../fixtures/sales-orders.js';
+import { levels } from '../fixtures/stock.js';
 
 const LINE = 1_000_000_000;
 const LINES = 500;
@@ -30,7 +33,7 @@ describe('The most a stock balance holds', () => {
 
   it('When sales orders of 500 lines × 10^9 reserve up to the limit, Then the order that would pass it is a 422 on the line that does, and nothing of it is written', async function () {
     this.timeout(120_000);
-    const a = await freshArticle(h.db, world.client.id, 'BUC', 'MAX-');
+    const a = await freshArticle(world, world.client.id, 'BUC', 'MAX-');
     for (let i = 0; i < 2; i++) await world.as('operator').post('/api/sales-orders').send(orderBody(world, full(a))).expect(201);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 0, reserved: MAX_BALANCE, available: 0, backordered: MAX_BALANCE });
     const before = await outboundState(h.db, world.client.id);
@@ -41,7 +44,7 @@ describe('The most a stock balance holds', () => {
 
   it('When a reception would take the stock on hand past the limit, Then it is a 422 on the line and nothing is received', async function () {
     this.timeout(120_000);
-    const a = await freshArticle(h.db, world.client.id, 'BUC', 'MAX-');
+    const a = await freshArticle(world, world.client.id, 'BUC', 'MAX-');
     const orders: PurchaseOrder[] = [];
     for (let i = 0; i < 3; i++) orders.push(await createOrder(world.as('operator'), world.partners.supplier, full(a)));
     const receive = (order: PurchaseOrder) => world.as('operator').post('/api/receptions')
@@ -57,7 +60,7 @@ describe('The most a stock balance holds', () => {
 
   it('When a return, or a sales order moved to another warehouse, would pass the limit, Then each is a 422 on what moved it', async function () {
     this.timeout(120_000);
-    const a = await freshArticle(h.db, world.client.id, 'BUC', 'MAX-');
+    const a = await freshArticle(world, world.client.id, 'BUC', 'MAX-');
     const returnBody = () => ({ partner_id: world.partners.client, warehouse_id: world.warehouses[0], items: full(a) });
     for (let i = 0; i < 2; i++) await world.as('operator').post('/api/returns').send(returnBody()).expect(201);
     const refused = await world.as('operator').post('/api/returns').send(returnBody()).expect(422);
@@ -72,7 +75,7 @@ describe('The most a stock balance holds', () => {
 
   it('When 6 sales orders of 500 × 10^9 race for one balance, Then exactly 2 are created and the others are the 422: the limit holds under concurrency', async function () {
     this.timeout(180_000);
-    const a = await freshArticle(h.db, world.client.id, 'BUC', 'MAX-');
+    const a = await freshArticle(world, world.client.id, 'BUC', 'MAX-');
     const results = await Promise.all(Array.from({ length: 6 }, () => world.as('operator').post('/api/sales-orders').send(orderBody(world, full(a), { internal_code: unique('SO-MAX-') }))));
     expect(results.map((r) => r.status).sort()).to.deep.equal([201, 201, 422, 422, 422, 422]);
     expect((await levels(world, a.id)).reserved).to.equal(MAX_BALANCE);

@@ -1,11 +1,11 @@
 /** GET /api/stock: balances raised by receptions, their filters, paging, scope and exact decimal quantities. */
 import { expect } from 'chai';
-import * as build from '../../db/seeds/builders.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
+import { makeArticle } from '../fixtures/articles.js';
+import { API_TIME as TIME } from '../fixtures/probes.js';
 
 const STOCK_FIELDS = ['id', 'client_3pl_id', 'warehouse_id', 'article_id', 'article_code', 'stock_type', 'quantity', 'reserved', 'available', 'backordered', 'updated_at'];
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 interface Row {
   id: number;
@@ -47,8 +47,7 @@ describe('GET /api/stock', () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
     stranger = await createWorld(h.app, h.db);
-    const code = unique('KG-');
-    kg = { id: await build.insertArticle(h.db, { company_id: world.client.id, article_code: code, description: 'Flour', um3pl: 'KG' }), code };
+    kg = await makeArticle(world, world.client.id, { um3pl: 'KG', prefix: 'KG-' });
     const [wh1, wh2] = world.warehouses as [number, number];
     await receive(
       world.client.id,
@@ -144,6 +143,35 @@ describe('GET /api/stock', () => {
       const both = await world.as('providerAdmin').get(`/api/stock?article_id=${kg.id}&warehouse_id=${world.warehouses[1]}`).expect(200);
       expect(rows(both)).to.deep.equal([]);
       expect(both.body.meta.total).to.equal(0);
+    });
+
+    it('When article_id or article_code is a comma list, Then the rows of each listed article come, in id order, each once', async () => {
+      const ids = [world.articles.client.id, kg.id, world.articles.client.id];
+      const one = async (id: number) => rows(await world.as('providerAdmin').get(`/api/stock?article_id=${id}`).expect(200));
+      const expected = [...(await one(world.articles.client.id)), ...(await one(kg.id))].sort((a, b) => a.id - b.id);
+      expect(expected.length).to.be.at.least(3);
+      const byIds = await world.as('providerAdmin').get(`/api/stock?article_id=${ids.join(',')}`).expect(200);
+      expect(rows(byIds)).to.deep.equal(expected);
+      expect(byIds.body.meta.total).to.equal(expected.length);
+      const codes = [kg.code, world.articles.otherClient.code].map(encodeURIComponent).join(',');
+      const byCodes = await world.as('providerAdmin').get(`/api/stock?article_code=${codes}`).expect(200);
+      const expectedCodes = [...(await one(kg.id)), ...(await one(world.articles.otherClient.id))].sort((a, b) => a.id - b.id);
+      expect(rows(byCodes)).to.deep.equal(expectedCodes);
+      expect(byCodes.body.meta.total, 'the count of a code list').to.equal(expectedCodes.length);
+      const mineOnly = await world.as('viewer').get(`/api/stock?article_id=${world.articles.client.id},${world.articles.otherClient.id}`).expect(200);
+      expect(rows(mineOnly).map((r) => r.article_id), 'a listed article of another client shows nothing').to.deep.equal([world.articles.client.id, world.articles.client.id]);
+    });
+
+    it('When a list holds more than 100 values or a value that is not an id, Then it answers 422 on that parameter', async () => {
+      const many = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+      const tooMany = await world.as('providerAdmin').get(`/api/stock?article_id=${many}`).expect(422);
+      expect(tooMany.body.errors).to.have.all.keys('article_id');
+      expect(tooMany.body.errors.article_id.join(' ')).to.match(/100/);
+      const codes = Array.from({ length: 101 }, (_, i) => `C${i}`).join(',');
+      const tooManyCodes = await world.as('providerAdmin').get(`/api/stock?article_code=${codes}`).expect(422);
+      expect(tooManyCodes.body.errors).to.have.all.keys('article_code');
+      const notAnId = await world.as('providerAdmin').get(`/api/stock?article_id=${kg.id},abc`).expect(422);
+      expect(notAnId.body.errors).to.deep.equal({ article_id: ['The article_id field must be an integer.'] });
     });
 
     it('When filtered by stock_type, Then only that type comes', async () => {

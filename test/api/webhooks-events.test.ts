@@ -10,8 +10,8 @@ import { drain } from '../helpers/webhooks.js';
 import { createWebhookWorker, type WebhookWorker } from '../../src/components/webhooks/webhooks.worker.js';
 import { createWorld, unique, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
+import { API_TIME as TIME } from '../fixtures/probes.js';
 
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 interface Sent {
   url: string;

@@ -13,6 +13,10 @@ import { articlesAfter, listArticles, syncArticles } from '../../src/components/
 import { createReception } from '../../src/components/receptions/receptions.service.js';
 import { changeSalesOrderStatus } from '../../src/components/sales-orders/sales-orders.status.js';
 import { listStock } from '../../src/components/stock/stock.service.js';
+import { listEvents } from '../../src/components/events/events.service.js';
+import { insertArticle, toArticle } from '../../src/components/articles/articles.repository.js';
+import { recordEvent } from '../../src/platform/outbox.js';
+import { inTransaction } from '../../src/platform/db/transaction.js';
 import { createDb } from '../../src/platform/db/database.js';
 import { pageEnvelope } from '../../src/platform/http/pagination.js';
 import type { TenantContext } from '../../src/platform/tenant-context.js';
@@ -62,9 +66,27 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return send(res, 200, await syncArticles(ctx, { cursor: int(q.get('cursor')), per_page: int(q.get('per_page')) }));
   }
   if (req.method === 'GET' && url.pathname === '/api/stock') {
-    const filters = { warehouse_id: int(q.get('warehouse_id')), article_id: int(q.get('article_id')), stock_type: stockTypeOf(q.get('stock_type')) };
+    const articleIds = q.get('article_id')?.split(',').map(Number);
+    const filters = { warehouse_id: int(q.get('warehouse_id')), article_id: articleIds, stock_type: stockTypeOf(q.get('stock_type')) };
     const result = await listStock(ctx, filters, page);
     return send(res, 200, pageEnvelope(appUrl, req.url ?? '', page, result.rows, result.total));
+  }
+  if (req.method === 'GET' && url.pathname === '/api/events') {
+    return send(res, 200, await listEvents(ctx, { after: q.get('after') ?? undefined, perPage: int(q.get('per_page')) ?? 100 }));
+  }
+  if (req.method === 'POST' && url.pathname === '/api/articles/bulk') {
+    // The bare work of a bulk of new articles: their inserts and events in one transaction.
+    const { items } = await readJson<{ items: Array<{ article_code: string; description: string; um3pl: string; integer_only_um3pl_quantity: boolean }> }>(req);
+    const data = await inTransaction(db, async (tx) => {
+      const out = [];
+      for (const [index, item] of items.entries()) {
+        const row = await insertArticle(tx, { company_id: Number(env.BENCH_COMPANY_ID), name: null, barcode: null, active: true, ...item });
+        await recordEvent(tx, { companyId: row.company_id, type: 'article.created', data: toArticle(row) });
+        out.push({ index, status: 'created', id: row.id });
+      }
+      return out;
+    });
+    return send(res, 200, { data, meta: { created: data.length, updated: 0, unchanged: 0, failed: 0 } });
   }
   if (req.method === 'POST' && url.pathname === '/graphql') {
     const { query } = await readJson<{ query?: string }>(req);

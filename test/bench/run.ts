@@ -20,9 +20,9 @@ import path from 'node:path';
 import knex from 'knex';
 import { migrateLatest } from '../../db/migrations/index.js';
 import { createDb } from '../../src/platform/db/database.js';
-import { drive, memoryOf, type Load, type Measured } from './load.js';
+import { CONNECTIONS, drive, memoryOf, type Load, type Measured } from './load.js';
 import { printScenarios, printTargets, target, writeResults, type ScenarioResult, type Target } from './report.js';
-import { scenarios, type Scenario } from './scenarios.js';
+import { bulkArticles, scenarios, type Scenario } from './scenarios.js';
 import { seedBenchVolume, VOLUME, type BenchWorld } from './seed.js';
 import { accepts, SCRIPTS, startServer, type Started } from './servers.js';
 
@@ -148,7 +148,7 @@ async function pairedCpuRatio(a: (seconds: number) => Promise<Measured>, b: (sec
 /** A scenario on the full stack and on the baseline, alternating. */
 async function measure(full: Started, baseline: Started, s: Scenario): Promise<{ full: Measured; baseline: Measured }> {
   const run = s.amount !== undefined ? { amount: s.amount } : { seconds: SECONDS };
-  const warm = s.amount !== undefined ? { amount: Math.ceil(s.amount / 7) } : { seconds: 2 };
+  const warm = s.amount !== undefined ? { amount: Math.max(CONNECTIONS, Math.ceil(s.amount / 7)) } : { seconds: 2 };
   const [fullRun, baseRun] = await alternate(
     (warming) => drive(full, s.load, warming ? warm : run),
     (warming) => drive(baseline, s.load, warming ? warm : run),
@@ -165,6 +165,21 @@ async function syncPages(full: Started, first: Load, last: Load): Promise<{ firs
   const run = (load: Load) => (seconds: number) => drive(full, load, { seconds });
   const { a, b, ratio } = await pairedCpuRatio(run(first), run(last));
   return { first: a, last: b, cpuRatio: ratio };
+}
+
+/** A client's first load through the API: 20,000 new articles in 40 bulk requests of 500, one after another (wall time, s). */
+async function firstLoad(full: Started, world: BenchWorld): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < 40; i++) {
+    const res = await fetch(`http://127.0.0.1:${full.port}/api/articles/bulk`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${world.token}`, 'X-Company-Id': String(world.companyId), 'Content-Type': 'application/json' },
+      body: bulkArticles(500, `LOAD-${i}`),
+    });
+    const body = (await res.json()) as { meta?: { created: number } };
+    if (res.status !== 200 || body.meta?.created !== 500) throw new Error(`first load: request ${i} answered ${res.status} ${JSON.stringify(body.meta)}`);
+  }
+  return (performance.now() - started) / 1000;
 }
 
 /** RSS once a second under steady reads; growth = mean of the last 10 samples − mean of the first 10. */
@@ -193,6 +208,13 @@ async function paddedRatio(dbUrl: string, load: Load): Promise<{ bundled: Measur
   }
 }
 
+/** The scenario whose name has `text`. */
+function byName(all: Scenario[], text: string): Scenario {
+  const found = all.find((s) => s.name.includes(text));
+  if (!found) throw new Error(`no scenario named like ${text}`);
+  return found;
+}
+
 async function benchEngine(engine: string): Promise<{ results: ScenarioResult[]; targets: Target[]; memory: object }> {
   console.log(`\n=== ${engine} ===`);
   const database = await freshDatabase(engine);
@@ -205,6 +227,8 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
     let peakMb = 0;
     let soaked: { samples: number[]; growthMb: number };
     let sync: Awaited<ReturnType<typeof syncPages>>;
+    let events: Awaited<ReturnType<typeof syncPages>>;
+    let loadSeconds = NaN;
     const all = scenarios(world);
     const selected = all.filter((s) => !env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY));
     try {
@@ -215,12 +239,18 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
         console.log(`  ${s.name}: ${result.full.rps.toFixed(0)} r/s, baseline ${result.baseline.rps.toFixed(0)} r/s (${result.ratio.toFixed(2)})`);
       }
       peakMb = memoryOf(full.pid).peakMb;
+      if (!env.BENCH_ONLY || env.BENCH_ONLY.includes('bulk')) {
+        loadSeconds = await firstLoad(full, world);
+        console.log(`  first load: 20,000 articles in 40 bulk requests: ${loadSeconds.toFixed(1)} s`);
+      }
       if (env.BENCH_ONLY) {
         printScenarios(engine, results);
         return { results, targets: [], memory: { engine, peakMb } };
       }
       console.log(`  sync: first and last page, alternating`);
       sync = await syncPages(full, all[2]!.load, all[3]!.load);
+      console.log(`  events feed: first and last page, alternating`);
+      events = await syncPages(full, byName(all, '/api/events?per_page=500 (first').load, byName(all, '/api/events?per_page=500 (last').load);
       console.log(`  soak: ${SOAK_SECONDS} s of ${all[0]!.name}`);
       soaked = await soak(full, all[0]!.load);
     } finally {
@@ -231,6 +261,8 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
     const targets: Target[] = [
       ...results.filter((r) => r.kind === 'read').map((r) => target(engine, `reads: ${r.name}, full/baseline r/s`, r.unexpected ? NaN : r.ratio, 'min', 0.6)),
       target(engine, 'sync: last page / first page, CPU per request (keyset)', sync.cpuRatio, 'max', 1.2),
+      target(engine, 'events feed: last page / first page, CPU per request', events.cpuRatio, 'max', 1.2),
+      target(engine, 'first load: 20,000 articles in 40 bulk requests (s)', loadSeconds, 'max', 60),
       ...results.filter((r) => r.kind === 'write').map((r) => target(engine, `writes: ${r.name}, p99 full/baseline`, r.unexpected ? NaN : r.full.p99 / r.baseline.p99, 'max', 1.5)),
       target(engine, 'memory: peak RSS under load (MB)', peakMb, 'max', 200),
       target(engine, `memory: RSS growth over a ${SOAK_SECONDS} s soak (MB)`, soaked.growthMb, 'max', 10),
@@ -240,6 +272,9 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
     if (rejected) console.log(`  rejected token: ${rejected.full.rps.toFixed(0)} r/s (${rejected.unexpected} unexpected answers)`);
     const show = (m: Measured): string => `${m.rps.toFixed(0)} r/s, ${m.cpuUs.toFixed(0)} µs CPU/request`;
     console.log(`  sync pages: first ${show(sync.first)}; last ${show(sync.last)}`);
+    console.log(`  events pages: first ${show(events.first)}; last ${show(events.last)}`);
+    const bulk = results.find((r) => r.kind === 'bulk');
+    if (bulk) console.log(`  bulk of 500: ${bulk.full.rps.toFixed(2)} r/s, bare transaction ${bulk.baseline.rps.toFixed(2)} r/s (${bulk.ratio.toFixed(2)}), p99 ${bulk.full.p99} ms vs ${bulk.baseline.p99} ms`);
     console.log(`  padded document: bundled ${show(padded.bundled)}; +${PADDING} operations ${show(padded.padded)} (r/s ratio ${padded.rpsRatio.toFixed(2)})`);
     return { results, targets, memory: { engine, peakMb, soakSamplesMb: soaked.samples.map((m) => Math.round(m)), growthMb: soaked.growthMb } };
   } finally {

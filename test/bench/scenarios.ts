@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Load } from './load.js';
 import type { BenchWorld } from './seed.js';
 
-export type ScenarioKind = 'read' | 'write' | 'rejection';
+/** `bulk`: printed beside the others; its targets belong to the performance issue. */
+export type ScenarioKind = 'read' | 'write' | 'bulk' | 'rejection';
 
 export interface Scenario {
   name: string;
@@ -15,6 +16,17 @@ export interface Scenario {
   amount?: number;
 }
 
+/** A bulk body of `count` new articles (codes no one has used). */
+export function bulkArticles(count: number, tag: string): string {
+  const items = Array.from({ length: count }, (_, i) => ({
+    article_code: `${tag}-${i}`,
+    description: `Bulk article ${i} of ${tag}, carton of ${(i % 12) + 1}`,
+    um3pl: 'BUC',
+    integer_only_um3pl_quantity: true,
+  }));
+  return JSON.stringify({ items });
+}
+
 export const GRAPHQL_QUERY = '{ articles(limit: 50) { id article_code description um3pl active } }';
 
 export function scenarios(world: BenchWorld): Scenario[] {
@@ -23,6 +35,7 @@ export function scenarios(world: BenchWorld): Scenario[] {
   const [warehouse] = world.warehouseIds;
   let reception = 0;
   let order = 0;
+  let bulk = 0;
   return [
     { name: 'GET /api/articles?per_page=25', kind: 'read', expect: 200, load: { method: 'GET', path: '/api/articles?per_page=25', headers } },
     {
@@ -38,6 +51,8 @@ export function scenarios(world: BenchWorld): Scenario[] {
       expect: 200,
       load: { method: 'GET', path: `/api/articles/sync?per_page=500&cursor=${world.lastSyncCursor}`, headers },
     },
+    { name: 'GET /api/events?per_page=500 (first page)', kind: 'read', expect: 200, load: { method: 'GET', path: '/api/events?per_page=500', headers } },
+    { name: 'GET /api/events?per_page=500 (last page)', kind: 'read', expect: 200, load: { method: 'GET', path: `/api/events?per_page=500&after=${world.lastEventsAfter}`, headers } },
     { name: 'POST /graphql articles(limit: 50)', kind: 'read', expect: 200, load: { method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query: GRAPHQL_QUERY }) } },
     {
       name: 'POST /api/receptions (2 lines)',
@@ -70,6 +85,13 @@ export function scenarios(world: BenchWorld): Scenario[] {
           return `/api/sales-orders/${id}/status`;
         },
       },
+    },
+    {
+      name: 'POST /api/articles/bulk (500 new articles)',
+      kind: 'bulk',
+      expect: 200,
+      amount: 20,
+      load: { method: 'POST', path: '/api/articles/bulk', headers: json, body: () => bulkArticles(500, `BULK-${process.pid}-${bulk++}`) },
     },
     {
       name: 'GET /api/articles with a rejected token',

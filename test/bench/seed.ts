@@ -2,7 +2,8 @@
  * The benchmark's volume: a provider with 2 clients, 20,000 articles each, 100,000 stock rows (each
  * with the movement that makes its ledger add up), 10,000 sales orders of 2 lines (most delivered;
  * the picked ones reserve their lines and are what the `delivered` scenario moves), purchase
- * orders with room for any number of receptions, and one operator token per client.
+ * orders with room for any number of receptions, 20,000 events of the first client in the events
+ * feed, and one operator token per client.
  * Rows go in with batch inserts in one transaction; the database must be freshly migrated.
  */
 import type { Knex } from 'knex';
@@ -11,6 +12,8 @@ import { insertToken } from '../../src/components/auth/auth.repository.js';
 import { hashPassword } from '../../src/components/auth/passwords.js';
 import { generateToken, hashToken } from '../../src/components/auth/tokens.js';
 import { nowDb } from '../../src/kernel/time.js';
+import { eventId } from '../../src/kernel/ids.js';
+import { EVENTS_FEED, stampAll } from '../../src/platform/feeds/sequencer.js';
 
 export const VOLUME = {
   clients: 2,
@@ -22,6 +25,8 @@ export const VOLUME = {
   firstClientOrders: 9_000,
   pickedOrders: 8_500,
   purchaseOrders: 20,
+  /** Events of the first client in the feed (article.updated, each the article as the API shows it). */
+  events: 20_000,
 } as const;
 
 /** Whole units, stored in thousandths. */
@@ -42,6 +47,8 @@ export interface BenchWorld {
   purchaseOrders: Array<{ id: number; lines: [number, number] }>;
   /** Picked sales orders of the company, in id order. */
   pickedOrderIds: number[];
+  /** The `after` whose events page (per_page 500) is the feed's last one. */
+  lastEventsAfter: string;
 }
 
 async function insertMany(tx: Knex.Transaction, table: string, rows: object[]): Promise<void> {
@@ -175,6 +182,19 @@ export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
       purchaseOrders.push({ id, lines: [lines[0]!, lines[1]!] as [number, number] });
     }
     const pickedOrderIds = (await tx('sales_orders').where({ company_id: companyId, status: 'picked' }).orderBy('id').pluck('id')).map(Number);
+    const articles = await tx('articles').where('company_id', companyId).orderBy('id').limit(VOLUME.events);
+    const occurred = nowDb();
+    await insertMany(
+      tx,
+      'outbox_events',
+      Array.from({ length: VOLUME.events }, (_, i) => {
+        const a = articles[i % articles.length]!;
+        const data = { id: a.id, client_3pl_id: companyId, article_code: a.article_code, name: a.name, description: a.description, um3pl: a.um3pl, integer_only_um3pl_quantity: true, um3pl_barcode: a.barcode, barcode: a.barcode, active: Boolean(a.active), created_at: occurred, updated_at: occurred };
+        return { event_id: eventId(), company_id: companyId, type: 'article.updated', data: JSON.stringify(data), occurred_at: occurred, dispatched_at: occurred };
+      }),
+    );
+    await stampAll(tx, EVENTS_FEED);
+    const lastEventsAfter = (await tx('outbox_events').where('company_id', companyId).orderBy('feed_seq', 'desc').offset(500).limit(1).pluck('event_id'))[0] as string;
     return {
       companyId,
       token,
@@ -183,6 +203,7 @@ export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
       lastSyncCursor: articleIds[articleIds.length - 501]!,
       purchaseOrders,
       pickedOrderIds,
+      lastEventsAfter,
     };
   });
 }

@@ -27,8 +27,8 @@ import { createDb } from '../../src/platform/db/database.js';
 import { api, unchecked } from '../helpers/api.js';
 import { createWorld, TEST_PASSWORD, unique, type World } from '../helpers/factories.js';
 import { buildApp, runDatabase, testConfig, type Harness } from '../helpers/harness.js';
-import { orderOfTen } from '../helpers/inbound-fixtures.js';
-import { ledgerMismatches } from '../helpers/ledger.js';
+import { ledgerMismatches } from '../fixtures/probes.js';
+import { orderOfTen } from '../fixtures/purchase-orders.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { testEnv } from '../helpers/test-env.js';
 import { until } from '../helpers/net.js';
@@ -204,7 +204,7 @@ describe(`The database link (${testEnv.engine === 'mysql' ? 'MariaDB behind a TC
   });
 
   describe('A reception in flight when the link dies', () => {
-    const freshOrder = () => orderOfTen(world, link.direct, 'CUT-');
+    const freshOrder = () => orderOfTen(world, 'CUT-');
 
     async function stored(articleId: number, orderId: number) {
       const { direct } = link;

@@ -16,7 +16,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { isolatedHarness } from '../helpers/harness.js';
-import { ledgerMismatches } from '../helpers/ledger.js';
+import { ledgerMismatches } from '../fixtures/probes.js';
 import { operations } from '../helpers/operations.js';
 import { requestArbitrary } from './arbitraries.js';
 import { fuzzWorld, send, type FuzzWorld } from './support.js';

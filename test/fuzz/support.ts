@@ -11,11 +11,11 @@ import type { Response } from 'supertest';
 import type { ContractOperation } from '../../src/platform/openapi/document.js';
 import { createToken, createWorld, TEST_PASSWORD, unique, type World } from '../helpers/factories.js';
 import type { Harness } from '../helpers/harness.js';
-import { receivedOrder } from '../helpers/inbound.js';
+import { receivedOrder } from '../fixtures/receptions.js';
+import { outboundDocuments } from '../fixtures/returns.js';
+import { subscription } from '../fixtures/webhooks.js';
 import { internalColumns, leaks, showsSecret } from '../helpers/leaks.js';
-import { outboundDocuments } from '../helpers/outbound.js';
 import { callerOf } from '../helpers/successful-writes.js';
-import { subscription } from '../helpers/webhooks.js';
 import type { FuzzContext, FuzzRequest, Hints } from './arbitraries.js';
 
 export interface FuzzWorld extends FuzzContext {

@@ -1,9 +1,9 @@
 /** GraphQL stock, purchase_orders and receptions: the same rows as REST for the scope, keyset paging, limits and modules. */
 import { expect } from 'chai';
 import type { Test } from 'supertest';
-import * as build from '../../db/seeds/builders.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
+import { makeArticle } from '../fixtures/articles.js';
 
 const STOCK = 'id client_3pl_id warehouse_id article_id article_code stock_type quantity reserved available backordered updated_at';
 const PO = `id client_3pl_id partner_id internal_code status notes external_reference created_at updated_at
@@ -52,7 +52,7 @@ describe('POST /graphql: stock, purchase_orders and receptions', () => {
   before(async () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
-    kgArticle = await build.insertArticle(h.db, { company_id: world.client.id, article_code: unique('GQL-KG-'), description: 'Sugar', um3pl: 'KG' });
+    kgArticle = (await makeArticle(world, world.client.id, { um3pl: 'KG', prefix: 'GQL-KG-' })).id;
     const [wh1, wh2] = world.warehouses as [number, number];
     const buc = world.articles.client.id;
     orders.partial = await order(world.client.id, [[buc, 'BUC', 10], [kgArticle, 'KG', 5]], [[0, wh1, 4], [1, wh2, 2.5], [0, wh2, 1]]);

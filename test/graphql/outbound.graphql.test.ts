@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Test } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
+import { expectApiTime } from '../fixtures/probes.js';
 
 const SO = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference created_at updated_at
   items { id article_id article_code um3pl quantity_um3pl }
@@ -114,7 +115,7 @@ describe('POST /graphql: sales_orders, sales_order and returns', () => {
         ['new', 'picking', 'picked', 'delivered'].map((s) => [s, world.users.operator.id, world.users.operator.email]),
       );
       expect(history[0]!.user!.name).to.equal(`User ${world.users.operator.email}`);
-      expect(history[0]!.at).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      expectApiTime(history[0]!.at);
       const picked = (await data(world.as('viewer'), `{ sales_order(id: ${orders.picked}) { status_history { status user { id } } } }`)).sales_order as unknown as { status_history: unknown[] };
       expect(picked.status_history).to.deep.equal([
         { status: 'new', user: { id: world.users.operator.id } },

@@ -1,7 +1,7 @@
 /**
  * supertest agents whose every response is checked against the document (contract-check.ts), so
  * no test can forget it: `api(app, { token, company })`. `unchecked(app)` is for the rare test
- * whose response is outside the document on purpose (the not-implemented list).
+ * whose response is outside the document on purpose.
  */
 import type { Express } from 'express';
 import request from 'supertest';

@@ -4,7 +4,7 @@
  * test database dropped).
  */
 import { closeHarness, currentDatabase } from './harness.js';
-import { ledgerMismatches } from './ledger.js';
+import { ledgerMismatches } from '../fixtures/probes.js';
 
 export const mochaHooks = {
   async afterEach(): Promise<void> {

@@ -1,12 +1,7 @@
 /** The document's operations as the sweeps use them: concrete paths and example bodies. */
 import { listOperations, readDocument, type ContractOperation } from '../../src/platform/openapi/document.js';
-import { NOT_IMPLEMENTED } from '../../src/not-implemented.js';
 
 export const operations: readonly ContractOperation[] = listOperations(readDocument());
-
-export function implemented(op: ContractOperation): boolean {
-  return !NOT_IMPLEMENTED.includes(op.operationId);
-}
 
 export function pathParams(op: ContractOperation): string[] {
   return [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);

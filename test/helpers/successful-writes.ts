@@ -1,14 +1,16 @@
 /**
  * For every write operation of the document: a request that succeeds in a world (its path
  * parameters and body), and who sends it. The mass-assignment sweep reads every 2xx body for
- * credentials and internal columns; it fails for an implemented write without an entry here.
+ * credentials and internal columns; it fails for a write without an entry here. Documents come
+ * from the fixtures of test/fixtures/.
  */
 import type { ContractOperation, OperationId } from '../../src/platform/openapi/document.js';
 import { api, type Api } from './api.js';
 import { createToken, TEST_PASSWORD, unique, type World } from './factories.js';
 import { ETSM_TEST_TOKEN, MDM_TEST_TOKEN, type Harness } from './harness.js';
-import { receivedOrder } from './inbound.js';
-import { subscription } from './webhooks.js';
+import { receivedOrder } from '../fixtures/receptions.js';
+import { createSalesOrder } from '../fixtures/sales-orders.js';
+import { subscription } from '../fixtures/webhooks.js';
 
 type Params = Record<string, number | string>;
 
@@ -32,12 +34,7 @@ export function callerOf(h: Harness, world: World, op: ContractOperation, token?
 const line = (w: World, quantity = 1) => ({ article_id: w.articles.client.id, um3pl: 'BUC', quantity_um3pl: quantity });
 
 async function newSalesOrder(w: World): Promise<number> {
-  const res = await w
-    .as('providerAdmin', w.client.id)
-    .post('/api/sales-orders')
-    .send({ partner_id: w.partners.client, source_warehouse_id: w.warehouses[0], internal_code: unique('SO-MA-'), items: [line(w)] })
-    .expect(201);
-  return res.body.data.id as number;
+  return (await createSalesOrder(w, [line(w)], { internal_code: unique('SO-MA-') }, 'admin')).id;
 }
 
 /** 1 more of the world's purchase order (10 ordered, 4 received by receivedOrder). */
@@ -50,12 +47,14 @@ export const successfulWrites: Partial<Record<OperationId, (w: World, h: Harness
   createToken: async (w) => ({ body: { email: w.users.operator.email, password: TEST_PASSWORD } }),
   revokeToken: async (w, h) => ({ token: await createToken(h.db, w.users.operator.id) }),
   createArticle: async () => ({ body: { article_code: unique('MA-'), description: 'Mass assignment', um3pl: 'BUC' } }),
+  bulkUpsertArticles: async (w) => ({ body: { items: [{ article_code: unique('MA-B-'), description: 'Mass assignment', um3pl: 'BUC', client_3pl_id: w.client.id }] } }),
   updateArticle: async (w) => ({ params: { id: w.articles.client.id }, body: { description: 'Changed' } }),
   patchArticleByCode: async (w) => ({ params: { articleCode: w.articles.client.code }, body: { name: 'Patched' } }),
   createPurchaseOrder: async (w) => ({ body: { partner_id: w.partners.supplier, internal_code: unique('PO-MA-'), items: [line(w, 5)] } }),
   updatePurchaseOrder: async (w) => ({ params: { id: (await receivedOrder(w, w.client.id)).orderId }, body: { notes: 'Changed' } }),
   createReception: receiveOne,
   updateReception: async (w) => ({ params: { id: (await receivedOrder(w, w.client.id)).receptionId }, body: { notes: 'Changed' } }),
+  bulkCreateSalesOrders: async (w) => ({ body: { items: [{ partner_id: w.partners.client, source_warehouse_id: w.warehouses[0], internal_code: unique('SO-MA-B-'), items: [line(w)] }] } }),
   createSalesOrder: async (w) => ({ body: { partner_id: w.partners.client, source_warehouse_id: w.warehouses[0], internal_code: unique('SO-MA-'), items: [line(w)] } }),
   updateSalesOrder: async (w) => ({ params: { id: await newSalesOrder(w) }, body: { notes: 'Changed' } }),
   changeSalesOrderStatus: async (w) => ({ params: { id: await newSalesOrder(w) }, body: { status: 'picking' } }),

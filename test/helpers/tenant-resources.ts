@@ -1,13 +1,13 @@
 /**
  * For every operation with a path parameter: how to find a resource the caller must not see.
  * `otherProvider`: a resource of another provider's world; `siblingClient`: a resource of the
- * other client of the caller's own provider (when the resource belongs to a client). The
- * cross-tenant sweep fails for an implemented operation without an entry here.
+ * other client of the caller's own provider (when the resource belongs to a client), each made
+ * by the fixtures of test/fixtures/. The cross-tenant sweep fails for an operation without an entry here.
  */
 import type { World } from './factories.js';
-import { receivedOrder } from './inbound.js';
-import { outboundDocuments } from './outbound.js';
-import { subscription } from './webhooks.js';
+import { receivedOrder } from '../fixtures/receptions.js';
+import { outboundDocuments } from '../fixtures/returns.js';
+import { subscription } from '../fixtures/webhooks.js';
 
 type Params = Record<string, number | string>;
 

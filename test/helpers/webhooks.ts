@@ -1,14 +1,4 @@
-/** Webhook subscriptions built through the API, as a client would: one subscription and a queued ping. */
-import type { World } from './factories.js';
-
-/** A new subscription of the client with one queued delivery (a ping); new each time, since sweeps delete them. */
-export async function subscription(world: World, clientId: number): Promise<{ webhookId: number; deliveryId: number }> {
-  const agent = world.as('providerAdmin', clientId);
-  const created = await agent.post('/api/webhooks').send({ url: 'http://127.0.0.1:9/hooks', events: ['*'] }).expect(201);
-  const ping = await agent.post(`/api/webhooks/${created.body.data.id}/ping`).expect(202);
-  return { webhookId: created.body.data.id as number, deliveryId: ping.body.data.id as number };
-}
-
+/** The webhook worker driven by a test. */
 /**
  * Runs the worker's rounds until one leaves nothing for the next (a round fans out and sends a
  * bounded number, so a database that earlier suites filled takes several).

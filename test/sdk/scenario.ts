@@ -130,7 +130,7 @@ async function login(client: ErpClient, setup: ErpSetup, email: string): Promise
 }
 
 async function stockOf(api: ErpClient, setup: ErpSetup, articleId: number, stockType: StockType = 'STOC_OK'): Promise<Stock> {
-  const page = await ok('GET /api/stock', api.listStock({ article_id: articleId, warehouse_id: setup.warehouseId, stock_type: stockType }));
+  const page = await ok('GET /api/stock', api.listStock({ article_id: [articleId], warehouse_id: setup.warehouseId, stock_type: stockType }));
   const row = page.data[0];
   if (!row) return { quantity: 0, reserved: 0, available: 0, backordered: 0 };
   return { quantity: row.quantity, reserved: row.reserved, available: row.available, backordered: row.backordered };

@@ -1,6 +1,6 @@
 /**
  * Every write answers 403 to a viewer, and every admin-only operation to an operator, before its
- * body is read (403 precedes 422), not-implemented operations included.
+ * body is read (403 precedes 422).
  */
 import { expect } from 'chai';
 import { harness, type Harness } from '../helpers/harness.js';

@@ -1,4 +1,4 @@
-/** Every operation whose security requires a token answers 401 without one (not-implemented ones too: 401 comes first). */
+/** Every operation whose security requires a token answers 401 without one. */
 import { harness, type Harness } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
 import { expect } from 'chai';

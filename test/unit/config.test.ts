@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       webhookTimeoutMs: 10_000,
       webhookMaxSubscriptions: 25,
       workerPollMs: 1000,
+    eventsRetentionDays: 30,
       authCacheTtlSeconds: 10,
       httpHeadersTimeoutMs: 20_000,
       httpRequestTimeoutMs: 30_000,

@@ -11,7 +11,7 @@ import { migrateLatest } from '../../db/migrations/index.js';
 import { applyStockChange, type StockChange } from '../../src/components/stock/stock.service.js';
 import { InputError } from '../../src/platform/errors.js';
 import { createScratchDatabase, type TestDatabase } from '../helpers/database.js';
-import { ledgerMismatches } from '../helpers/ledger.js';
+import { ledgerMismatches } from '../fixtures/probes.js';
 
 const FIELD = 'items.0.quantity_um3pl';
 

@@ -8,9 +8,12 @@ import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { api } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
-import { buc, createSalesOrder, freshArticle, moveThrough, receiveStock } from '../helpers/outbound-fixtures.js';
+import { freshArticle } from '../fixtures/articles.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { receiveStock } from '../fixtures/stock.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { createArticle, deliveries, isolatedApp, onlyDelivery, outboxIds, subscribe, testClock, testWorker, type Isolated } from './support.js';
+import { expectApiTime } from '../fixtures/probes.js';
 
 describe('Webhook delivery: body, signature and delivery log', () => {
   let h: Isolated;
@@ -47,7 +50,7 @@ describe('Webhook delivery: body, signature and delivery log', () => {
     const body = JSON.parse(request!.body);
     expect(Object.keys(body)).to.deep.equal(['id', 'type', 'timestamp', 'company_id', 'data']);
     expect(body).to.deep.include({ id: eventId, type: 'article.created', company_id: world.client.id });
-    expect(body.timestamp).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expectApiTime(body.timestamp);
     expect(Date.parse(body.timestamp)).to.be.within(clock() - 1000, Date.now() + 1000);
     expect(body.data).to.deep.equal(shown);
     expect(body.data).to.deep.equal(article);
@@ -99,8 +102,8 @@ describe('Webhook delivery: a rolled-back write sends nothing', () => {
   it('When a sales-order delivery records stock.changed for one line and then fails on a short line (422), Then its events are rolled back and none is sent', async () => {
     const clock = testClock();
     const worker = testWorker(h.db, clock);
-    const stocked = await freshArticle(h.db, world.client.id);
-    const short = await freshArticle(h.db, world.client.id);
+    const stocked = await freshArticle(world, world.client.id);
+    const short = await freshArticle(world, world.client.id);
     await receiveStock(world, stocked, 5);
     const order = await createSalesOrder(world, [buc(stocked, 2), buc(short, 1)]);
     await moveThrough(world, order.id, ['picking', 'picked']);

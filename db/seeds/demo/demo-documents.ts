@@ -8,7 +8,7 @@ import { resolveAccess } from '../../../src/components/auth/access.service.js';
 import { createPurchaseOrder } from '../../../src/components/purchase-orders/purchase-orders.service.js';
 import { createReception } from '../../../src/components/receptions/receptions.service.js';
 import { createSalesOrder } from '../../../src/components/sales-orders/sales-orders.service.js';
-import type { Principal } from '../../../src/platform/openapi/handler-types.js';
+import type { Principal } from '../../../src/kernel/identity.js';
 import type { TenantContext } from '../../../src/platform/tenant-context.js';
 
 async function idOf(db: Knex, table: string, where: Record<string, unknown>): Promise<number> {

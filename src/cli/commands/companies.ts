@@ -1,10 +1,9 @@
 /** Companies: the provider (the 3PL itself) and its client companies, created with every module on. */
 import type { Knex } from 'knex';
-import { insertCompany, setModules } from '../../../db/seeds/builders.js';
 import { MODULES } from '../../kernel/access.js';
 import type { CompanyType } from '../../kernel/company-scope.js';
 import { UsageError } from '../args.js';
-import { listCompanies } from '../cli.repository.js';
+import { insertCompany, listCompanies, setModules } from '../../components/companies/companies.service.js';
 import { defineCommand } from '../command.js';
 import { requireProvider } from '../lookups.js';
 import { table } from '../table.js';

@@ -1,7 +1,7 @@
 /** Company modules: which parts of the service a company has switched on (api is needed by every data route). */
 import { MODULES } from '../../kernel/access.js';
 import { UsageError } from '../args.js';
-import { modulesOf, setModule } from '../cli.repository.js';
+import { modulesOf, setModule } from '../../components/companies/companies.service.js';
 import { defineCommand } from '../command.js';
 import { requireCompany } from '../lookups.js';
 import { table } from '../table.js';

@@ -1,7 +1,6 @@
 /** Reference data: the provider's warehouses and unit catalogue, and the partners of a client. */
-import { insertPartner, insertUnit, insertWarehouse } from '../../../db/seeds/builders.js';
 import { UsageError } from '../args.js';
-import { idByCode } from '../cli.repository.js';
+import { idByCode, insertPartner, insertUnit, insertWarehouse } from '../../components/reference/reference.repository.js';
 import { defineCommand } from '../command.js';
 import { requireClient, requireProvider, unlessTaken } from '../lookups.js';
 

@@ -3,7 +3,7 @@ import { insertToken, revokeToken } from '../../components/auth/auth.repository.
 import { membershipsOf } from '../../components/auth/access.repository.js';
 import { generateToken, hashToken, looksLikeToken, TOKEN_PREFIX } from '../../components/auth/tokens.js';
 import { UsageError } from '../args.js';
-import { findTokenByHash, revokeTokensOf } from '../cli.repository.js';
+import { findTokenByHash, revokeTokensOf } from '../../components/auth/auth.repository.js';
 import { defineCommand } from '../command.js';
 import { requireUser } from '../lookups.js';
 

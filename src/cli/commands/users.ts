@@ -1,11 +1,11 @@
 /** Users and their memberships: who may act for which company, with which role. */
 import { randomBytes } from 'node:crypto';
-import { addMembership, insertUser } from '../../../db/seeds/builders.js';
 import { findUserByEmail } from '../../components/auth/auth.repository.js';
 import { hashPassword } from '../../components/auth/passwords.js';
 import { ROLES } from '../../kernel/access.js';
 import { UsageError } from '../args.js';
-import { roleOf, updateRole } from '../cli.repository.js';
+import { addMembership, roleOf, updateRole } from '../../components/auth/access.repository.js';
+import { insertUser } from '../../components/auth/auth.repository.js';
 import { defineCommand } from '../command.js';
 import { requireCompany, requireUser, unlessTaken } from '../lookups.js';
 

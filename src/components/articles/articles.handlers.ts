@@ -4,6 +4,7 @@ import { pageOf } from '../../platform/http/pagination.js';
 import type { HandlerMap } from '../../platform/openapi/handler-types.js';
 import { tenantContext } from '../../platform/tenant-context.js';
 import * as articles from './articles.service.js';
+import { bulkUpsertArticles } from './articles.bulk.js';
 
 export const articleHandlers = {
   listArticles: async (input) => {
@@ -12,6 +13,8 @@ export const articleHandlers = {
   },
 
   createArticle: async (input) => ({ status: 201, body: { data: await articles.createArticle(tenantContext(input), input.body) } }),
+
+  bulkUpsertArticles: async (input) => ({ status: 200, body: await bulkUpsertArticles(tenantContext(input), input.body.items) }),
 
   syncArticles: async (input) => ({ status: 200, body: await articles.syncArticles(tenantContext(input), input.query) }),
 

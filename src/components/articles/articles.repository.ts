@@ -78,9 +78,6 @@ export async function idTaken(tx: Knex, id: number): Promise<boolean> {
   return (await tx('articles').select('id').where('id', id).first()) !== undefined;
 }
 
-export async function codeTaken(tx: Knex, clientId: number, code: string): Promise<boolean> {
-  return (await tx('articles').select('id').where({ company_id: clientId, article_code: code }).first()) !== undefined;
-}
 
 /**
  * The ids the service assigns come from `article_id_sequence` (migration 008), which an id a

@@ -7,13 +7,13 @@ import { changedFields } from '../../kernel/changes.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { isPrimaryKeyViolation, isUniqueViolation } from '../../platform/db/driver-errors.js';
-import type { Paged } from '../../platform/db/queries.js';
+import { codeTaken, type Paged } from '../../platform/db/queries.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { inputTime } from '../../platform/input-time.js';
-import type { TenantContext } from '../../platform/tenant-context.js';
+import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
 import { requireUnit } from '../reference/reference.service.js';
 import * as repository from './articles.repository.js';
 import type { Article, ArticleFields, ArticleRow } from './articles.repository.js';
@@ -38,13 +38,9 @@ const messages = {
   clientRequired: 'The client_3pl_id field is required when X-Company-Id is a provider.',
 };
 
-function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
-  if (ctx.scope.kind !== 'company') throw new Error('Article writes need a company scope (X-Company-Id)');
-  return ctx.scope;
-}
 
 /** The client the new article belongs to: the one named, which must be in scope, or the client in scope. */
-function clientFor(scope: Extract<CompanyScope, { kind: 'company' }>, requested: number | undefined): number {
+export function clientFor(scope: Extract<CompanyScope, { kind: 'company' }>, requested: number | undefined): number {
   if (requested !== undefined) {
     if (!scope.clientIds.includes(requested)) throw InputError.field('client_3pl_id', messages.clientNotInScope);
     return requested;
@@ -121,7 +117,7 @@ export async function createArticle(ctx: TenantContext, body: Schema<'ArticleCre
   };
   return writeWithEvent(ctx, 'article.created', async (tx) => {
     if (body.id !== undefined && (await repository.idTaken(tx, body.id))) throw InputError.field('id', messages.idTaken);
-    if (await repository.codeTaken(tx, clientId, body.article_code)) throw InputError.field('article_code', messages.codeTaken);
+    if (await codeTaken(tx, 'articles', 'article_code', clientId, body.article_code)) throw InputError.field('article_code', messages.codeTaken);
     return { row: await repository.insertArticle(tx, fields), changed: true };
   });
 }
@@ -167,7 +163,7 @@ async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Parti
         for (const message of messages) problems.add(field, message);
       }
     }
-    if (changes.article_code !== undefined && (await repository.codeTaken(tx, locked.company_id, changes.article_code))) problems.add('article_code', messages.codeTaken);
+    if (changes.article_code !== undefined && (await codeTaken(tx, 'articles', 'article_code', locked.company_id, changes.article_code))) problems.add('article_code', messages.codeTaken);
     problems.throwIfAny();
     return { row: await repository.updateArticle(tx, locked.id, changes), changed: true };
   });

@@ -7,10 +7,10 @@ import type { Knex } from 'knex';
 import { MODULES, type Role } from '../../kernel/access.js';
 import { ALL_COMPANIES, type CompanyScope } from '../../kernel/company-scope.js';
 import { ForbiddenError } from '../../platform/errors.js';
-import type { Access } from '../../platform/http/tenancy.js';
-import type { Principal } from '../../platform/openapi/handler-types.js';
+import type { Access, Principal } from '../../kernel/identity.js';
 import * as repository from './access.repository.js';
-import type { CompanyRow, Membership } from './access.repository.js';
+import type { Membership } from './access.repository.js';
+import { activeModulesOf, clientIdsOf, findCompany, type CompanyRow } from '../companies/companies.service.js';
 
 const EVERY_MODULE: ReadonlySet<string> = new Set(MODULES.map((m) => m.slug));
 const INTEGRATION_ROLE: Role = 'operator';
@@ -28,7 +28,7 @@ async function scopeOf(db: Knex, company: CompanyRow): Promise<CompanyScope> {
     companyName: company.name,
     companyType: company.type,
     providerId: provider ? company.id : company.provider_id!,
-    clientIds: provider ? await repository.clientIdsOf(db, company.id) : [company.id],
+    clientIds: provider ? await clientIdsOf(db, company.id) : [company.id],
   };
 }
 
@@ -41,14 +41,14 @@ export function roleFor(memberships: readonly Membership[], company: CompanyRow)
 }
 
 async function accessFor(db: Knex, company: CompanyRow, role: Role): Promise<Access> {
-  const [scope, modules] = await Promise.all([scopeOf(db, company), repository.activeModulesOf(db, company.id)]);
+  const [scope, modules] = await Promise.all([scopeOf(db, company), activeModulesOf(db, company.id)]);
   return { scope, role, activeModules: new Set(modules) };
 }
 
 export async function resolveAccess(db: Knex, principal: Principal, companyId: number | undefined): Promise<Access> {
   if (principal.kind === 'integration') {
     if (companyId === undefined) return { scope: ALL_COMPANIES, role: INTEGRATION_ROLE, activeModules: EVERY_MODULE };
-    const company = await repository.findCompany(db, companyId);
+    const company = await findCompany(db, companyId);
     if (!company) throw new ForbiddenError(messages.noAccess(companyId));
     return accessFor(db, company, INTEGRATION_ROLE);
   }
@@ -59,7 +59,7 @@ export async function resolveAccess(db: Knex, principal: Principal, companyId: n
   const memberships = await repository.membershipsOf(db, user.id);
   const target = companyId ?? user.primaryCompanyId ?? memberships[0]?.company_id;
   if (target === undefined) throw new ForbiddenError(messages.noCompany);
-  const company = await repository.findCompany(db, target);
+  const company = await findCompany(db, target);
   const role = company && (user.isSuperAdmin ? 'admin' : roleFor(memberships, company));
   if (!company || !role) throw new ForbiddenError(messages.noAccess(target));
   return accessFor(db, company, role);
@@ -67,5 +67,5 @@ export async function resolveAccess(db: Knex, principal: Principal, companyId: n
 
 /** The active modules of a company (for routes that name their company in the path). */
 export async function activeModules(db: Knex, companyId: number): Promise<ReadonlySet<string>> {
-  return new Set(await repository.activeModulesOf(db, companyId));
+  return new Set(await activeModulesOf(db, companyId));
 }

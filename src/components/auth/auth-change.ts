@@ -1,14 +1,11 @@
 /**
- * What makes cached authentication stale, as instances tell each other: a token revoked, a user
- * whose tokens, memberships or roles changed, a company whose modules or clients changed, or
- * anything (`all`). Encoded as JSON on the Redis channel; a message this version does not
+ * How instances tell each other what makes cached authentication stale (kernel/identity.ts
+ * AuthChange): encoded as JSON on the Redis channel; a message this version does not
  * understand counts as `all`, the safe reading.
  */
-export type AuthChange =
-  | { readonly kind: 'token'; readonly tokenId: number }
-  | { readonly kind: 'user'; readonly userId: number }
-  | { readonly kind: 'company'; readonly companyId: number }
-  | { readonly kind: 'all' };
+import type { AuthChange } from '../../kernel/identity.js';
+
+export type { AuthChange };
 
 export function encodeAuthChange(change: AuthChange): string {
   return JSON.stringify(change);

@@ -13,10 +13,7 @@
  * SETTLE_MS of it, when a replica of the database may not have applied it yet) is not kept.
  */
 import { LRUCache } from 'lru-cache';
-import type { AccessResolver, Access } from '../../platform/http/tenancy.js';
-import type { BearerVerifier } from '../../platform/http/authenticate.js';
-import type { Principal } from '../../platform/openapi/handler-types.js';
-import type { AuthChange } from './auth-change.js';
+import type { Access, AccessResolver, AuthCache, AuthChange, BearerVerifier, Principal } from '../../kernel/identity.js';
 import { hashToken } from './tokens.js';
 
 const MAX_ENTRIES = 10_000;
@@ -24,17 +21,6 @@ const MAX_ENTRIES = 10_000;
 export const UNFOLLOWED_TRUST_MS = 1000;
 /** After a change, lookups are not kept for this long (a database replica may still answer the old rows). */
 export const SETTLE_MS = 1000;
-
-export interface AuthCache {
-  readonly verifyBearer: BearerVerifier;
-  readonly resolveAccess: AccessResolver;
-  /** Forgets, in this process, what `change` makes stale. */
-  forget(change: AuthChange): void;
-  /** Forgets it here and tells every other instance (when they are connected through Redis). */
-  announce(change: AuthChange): Promise<void>;
-  /** Whether changes made on other instances reach this cache now (see auth.invalidation.ts). */
-  setFollowing(following: boolean): void;
-}
 
 export interface AuthCacheOptions {
   ttlSeconds: number;

@@ -9,7 +9,8 @@
 import { pino, type Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { connectRedis, subscribeRedis, type RedisConnection } from '../../platform/redis.js';
-import { createAuthCache, type AuthCache } from './auth.cache.js';
+import type { AuthCache } from '../../kernel/identity.js';
+import { createAuthCache } from './auth.cache.js';
 import { decodeAuthChange, encodeAuthChange, type AuthChange } from './auth-change.js';
 import { resolveAccess } from './access.service.js';
 import { verifyBearerToken } from './auth.service.js';

@@ -56,3 +56,38 @@ export async function findActiveTokenUser(tx: Knex, tokenHash: string): Promise<
 export async function revokeToken(tx: Knex, tokenId: number): Promise<void> {
   await tx('personal_access_tokens').where('id', tokenId).whereNull('revoked_at').update({ revoked_at: nowDb() });
 }
+
+export function insertUser(
+  db: Knex,
+  row: { name: string; email: string; password_hash: string; is_super_admin?: boolean; primary_company_id?: number | null },
+): Promise<number> {
+  const now = nowDb();
+  return insertReturningId(db, 'users', { is_super_admin: false, primary_company_id: null, ...row, email: row.email.toLowerCase(), created_at: now, updated_at: now });
+}
+
+export async function findUserById(tx: Knex, id: number): Promise<{ id: number; email: string } | undefined> {
+  const row = await tx('users').select('id', 'email').where('id', id).first();
+  return row ? { id: Number(row.id), email: row.email } : undefined;
+}
+
+export interface TokenRow {
+  id: number;
+  name: string;
+  user_id: number;
+  email: string;
+  revoked_at: string | null;
+}
+
+export async function findTokenByHash(tx: Knex, tokenHash: string): Promise<TokenRow | undefined> {
+  const row = await tx('personal_access_tokens as t')
+    .join('users as u', 'u.id', 't.user_id')
+    .select('t.id', 't.name', 't.user_id', 'u.email', 't.revoked_at')
+    .where('t.token_hash', tokenHash)
+    .first();
+  return row ? { ...row, id: Number(row.id), user_id: Number(row.user_id) } : undefined;
+}
+
+/** Revokes every unrevoked token of the user; answers how many. */
+export async function revokeTokensOf(tx: Knex, userId: number): Promise<number> {
+  return tx('personal_access_tokens').where('user_id', userId).whereNull('revoked_at').update({ revoked_at: nowDb() });
+}

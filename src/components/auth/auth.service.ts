@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import { InputError } from '../../platform/errors.js';
 import type { ConcurrencyLimit } from '../../platform/concurrency-limit.js';
-import type { Principal } from '../../platform/openapi/handler-types.js';
+import type { Principal } from '../../kernel/identity.js';
 import * as repository from './auth.repository.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import { generateToken, hashToken, looksLikeToken } from './tokens.js';

@@ -8,7 +8,7 @@ import { modulesRequired } from '../../kernel/access.js';
 import { ALL_COMPANIES } from '../../kernel/company-scope.js';
 import { ForbiddenError, InputError } from '../../platform/errors.js';
 import { readDocument } from '../../platform/openapi/document.js';
-import type { Principal } from '../../platform/openapi/handler-types.js';
+import type { Principal } from '../../kernel/identity.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import { activeModules } from '../auth/access.service.js';

@@ -101,11 +101,6 @@ export async function findOrder(tx: Knex, scope: CompanyScope, id: number): Prom
   return row ? (await withItems(tx, [row]))[0] : undefined;
 }
 
-export async function codeTaken(tx: Knex, clientId: number, code: string, exceptId?: number): Promise<boolean> {
-  const query = tx('purchase_orders').select('id').where({ company_id: clientId, internal_code: code });
-  if (exceptId !== undefined) query.whereNot('id', exceptId);
-  return (await query.first()) !== undefined;
-}
 
 export async function insertOrder(
   tx: Knex,

@@ -8,20 +8,19 @@ import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
 import { clientInScope, type CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
-import { isUniqueViolation } from '../../platform/db/driver-errors.js';
-import type { Paged } from '../../platform/db/queries.js';
+import { codeTaken, type Paged } from '../../platform/db/queries.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
-import type { TenantContext } from '../../platform/tenant-context.js';
-import { resolveLines, type ResolvedLine } from '../articles/document-lines.js';
+import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
+import { resolveLines, type ResolvedLine } from '../documents/document-lines.js';
+import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { Problems } from '../../platform/problems.js';
 import { getPartner } from '../reference/reference.service.js';
 import * as repository from './purchase-orders.repository.js';
 import type { Order, OrderRow, PurchaseOrder } from './purchase-orders.repository.js';
 import { anythingReceived, deriveStatus, OPEN_STATUSES, statusChangeRefusal } from './purchase-orders.rules.js';
-import { inTransaction } from '../../platform/db/transaction.js';
 
 export type { Order, PurchaseOrder };
 
@@ -29,16 +28,12 @@ const messages = {
   notFound: (id: number) => `Purchase order ${id} was not found.`,
   notSupplier: 'The partner_id must be a supplier partner of a client in scope.',
   otherClient: "The partner_id must be a supplier of the order's client.",
-  codeTaken: 'The internal_code has already been taken for this client.',
+  codeTaken: codeTakenMessage('internal_code'),
   linesLocked: (status: string) => `The lines can change only while nothing is received; the order is ${status}.`,
   cancelled: 'The order is cancelled; its lines can no longer change.',
   changingStatus: (status: string) => `The order is being ${status} by this update; its lines cannot change with it.`,
 };
 
-function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
-  if (ctx.scope.kind !== 'company') throw new Error('Purchase-order writes need a company scope (X-Company-Id)');
-  return ctx.scope;
-}
 
 /** The supplier partner in scope, or a 422 on partner_id. */
 async function supplier(ctx: TenantContext, partnerId: number): Promise<Schema<'Partner'>> {
@@ -59,17 +54,13 @@ async function write(
   type: 'purchase_order.created' | 'purchase_order.updated',
   work: (tx: Knex.Transaction) => Promise<{ id: number; changed: boolean }>,
 ): Promise<PurchaseOrder> {
-  try {
-    return await inTransaction(ctx.db, async (tx) => {
-      const { id, changed } = await work(tx);
-      const order = repository.toPurchaseOrder((await repository.findOrder(tx, ctx.scope, id))!);
-      if (changed) await recordEvent(tx, { companyId: order.client_3pl_id, type, data: order });
-      return order;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);
-    throw error;
-  }
+  return writeDocument(ctx.db, {
+    type,
+    codeField: 'internal_code',
+    work,
+    reread: async (tx, id) => repository.toPurchaseOrder((await repository.findOrder(tx, ctx.scope, id))!),
+    companyOf: (order) => order.client_3pl_id,
+  });
 }
 
 export async function listPurchaseOrders(
@@ -108,7 +99,7 @@ export async function createPurchaseOrder(ctx: TenantContext, body: Schema<'Purc
     const partner = await problems.collect(supplier({ ...ctx, db: tx }, body.partner_id));
     const clientId = partner?.client_3pl_id ?? clientInScope(scope);
     const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
-    if (clientId !== undefined && (await repository.codeTaken(tx, clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+    if (clientId !== undefined && (await codeTaken(tx, 'purchase_orders', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
     problems.throwIfAny();
     const id = await repository.insertOrder(tx, {
       company_id: partner!.client_3pl_id,
@@ -141,7 +132,7 @@ export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: 
       else if (partner) changes.partner_id = partner.id;
     }
     if (body.internal_code !== undefined) {
-      if (await repository.codeTaken(tx, order.company_id, body.internal_code, id)) problems.add('internal_code', messages.codeTaken);
+      if (await codeTaken(tx, 'purchase_orders', 'internal_code', order.company_id, body.internal_code, id)) problems.add('internal_code', messages.codeTaken);
       else changes.internal_code = body.internal_code;
     }
     if (body.notes !== undefined) changes.notes = body.notes;

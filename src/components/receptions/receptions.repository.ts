@@ -94,11 +94,6 @@ export async function findReception(tx: Knex, scope: CompanyScope, id: number): 
   return row ? (await withItems(tx, [row]))[0] : undefined;
 }
 
-export async function codeTaken(tx: Knex, clientId: number, code: string, exceptId?: number): Promise<boolean> {
-  const query = tx('receptions').select('id').where({ company_id: clientId, internal_code: code });
-  if (exceptId !== undefined) query.whereNot('id', exceptId);
-  return (await query.first()) !== undefined;
-}
 
 export async function insertReception(
   tx: Knex,

@@ -8,15 +8,15 @@ import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
-import { isUniqueViolation } from '../../platform/db/driver-errors.js';
-import type { Paged } from '../../platform/db/queries.js';
+import { codeTaken, type Paged } from '../../platform/db/queries.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import { Problems } from '../../platform/problems.js';
 import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
-import type { TenantContext } from '../../platform/tenant-context.js';
-import { lineQuantity, quantityRules } from '../articles/document-lines.js';
+import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
+import { lineQuantity, quantityRules } from '../documents/document-lines.js';
+import { codeTakenMessage, mapCodeTaken } from '../documents/document-writes.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
 import { checkWarehouse } from '../reference/reference.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
@@ -33,17 +33,10 @@ export const messages = {
   exceeds: (qty: number, remaining: number, ordered: number) =>
     `Receiving ${qty} would exceed the ${remaining} remaining on this line (${ordered} ordered).`,
   notThisReception: (itemId: number, id: number) => `Line ${itemId} is not a line of reception ${id}.`,
-  codeTaken: 'The internal_code has already been taken for this client.',
+  codeTaken: codeTakenMessage('internal_code'),
 };
 
-export function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
-  if (ctx.scope.kind !== 'company') throw new Error('Reception writes need a company scope (X-Company-Id)');
-  return ctx.scope;
-}
 
-export function userOf(ctx: TenantContext): number | null {
-  return ctx.principal.kind === 'user' ? ctx.principal.user.id : null;
-}
 
 /** The order in scope that can still receive, or a 422 on purchase_order_id. */
 function stillReceivable(order: Order | undefined): Order {
@@ -93,8 +86,8 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
   await checkWarehouse(ctx, body.warehouse_id, 'warehouse_id', found);
   // The lines are lines of the order: without it there is nothing to check them against.
   const before = receivable ?? found.fail();
-  try {
-    return await inTransaction(ctx.db, async (tx) => {
+  return mapCodeTaken('internal_code', () =>
+    inTransaction(ctx.db, async (tx) => {
       const problems = found.copy();
       await lockPurchaseOrder(tx, before.id);
       const order = (await problems.collect(requireOrder(tx, ctx.scope, before.id).then(stillReceivable))) ?? problems.fail();
@@ -115,7 +108,7 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
         }
         lines.push({ index: i, item, quantity: quantity.thousandths });
       });
-      if (body.internal_code && (await repository.codeTaken(tx, order.company_id, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+      if (body.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', order.company_id, body.internal_code))) problems.add('internal_code', messages.codeTaken);
       problems.throwIfAny();
       const id = await repository.insertReception(
         tx,
@@ -152,9 +145,6 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
       const reception = repository.toReception((await repository.findReception(tx, scope, id))!);
       await recordEvent(tx, { companyId: order.company_id, type: 'reception.created', data: reception });
       return reception;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);
-    throw error;
-  }
+    }),
+  );
 }

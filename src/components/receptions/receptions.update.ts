@@ -8,17 +8,17 @@
 import { changedFields } from '../../kernel/changes.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { isUniqueViolation } from '../../platform/db/driver-errors.js';
-import { InputError } from '../../platform/errors.js';
 import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import type { TenantContext } from '../../platform/tenant-context.js';
-import { lineQuantity, quantityRules } from '../articles/document-lines.js';
+import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
+import { lineQuantity, quantityRules } from '../documents/document-lines.js';
+import { codeTaken } from '../../platform/db/queries.js';
+import { mapCodeTaken } from '../documents/document-writes.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
-import { companyScope, messages, requireReception, userOf } from './receptions.service.js';
+import { messages, requireReception } from './receptions.service.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 
 /**
@@ -28,8 +28,8 @@ import { inTransaction } from '../../platform/db/transaction.js';
 export async function updateReception(ctx: TenantContext, id: number, body: Schema<'ReceptionUpdate'>): Promise<ReceptionResource> {
   const scope = companyScope(ctx);
   const before = await requireReception(ctx.db, ctx.scope, id);
-  try {
-    return await inTransaction(ctx.db, async (tx) => {
+  return mapCodeTaken('internal_code', () =>
+    inTransaction(ctx.db, async (tx) => {
       await lockPurchaseOrder(tx, before.purchase_order_id);
       const reception = (await repository.findReception(tx, scope, id))!;
       const problems = new Problems();
@@ -37,7 +37,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
       if (body.notes !== undefined) changes.notes = body.notes;
       if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
-      if (changes.internal_code && (await repository.codeTaken(tx, reception.company_id, changes.internal_code, id))) problems.add('internal_code', messages.codeTaken);
+      if (changes.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', reception.company_id, changes.internal_code, id))) problems.add('internal_code', messages.codeTaken);
       const ruleFor = await quantityRules(tx, { clientId: reception.company_id, providerId: scope.providerId }, reception.items.map((i) => i.article_id));
       const corrections: Array<{ index: number; item: ReceptionItemRow; quantity: number }> = [];
       const seen = new Set<number>();
@@ -83,9 +83,6 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       const updated = repository.toReception((await repository.findReception(tx, scope, id))!);
       await recordEvent(tx, { companyId: updated.client_3pl_id, type: 'reception.updated', data: updated });
       return updated;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);
-    throw error;
-  }
+    }),
+  );
 }

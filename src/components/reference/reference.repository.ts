@@ -1,23 +1,19 @@
-/** Companies, partners and warehouses: read only, always within the company scope. */
+/** Partners, warehouses and units: reads within the company scope, and the writes the operator CLI makes. */
 import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
-import { toApiTime } from '../../kernel/time.js';
+import { nowDb, toApiTime } from '../../kernel/time.js';
+import { insertReturningId } from '../../platform/db/database.js';
 import { afterId, paged, whereContains, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope, whereProviderInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 
-type Company = Schema<'Company'>;
 type Partner = Schema<'Partner'>;
 type Warehouse = Schema<'Warehouse'>;
 type Timestamps = { created_at: string | Date; updated_at: string | Date };
 
 function timestamps(row: Timestamps): { created_at: string; updated_at: string } {
   return { created_at: toApiTime(row.created_at), updated_at: toApiTime(row.updated_at) };
-}
-
-function toCompany(row: Company & Timestamps): Company {
-  return { id: row.id, name: row.name, type: row.type, provider_id: row.provider_id, vat_code: row.vat_code, ...timestamps(row) };
 }
 
 function toPartner(row: Omit<Partner, 'client_3pl_id'> & Timestamps & { company_id: number }): Partner {
@@ -46,31 +42,6 @@ function toWarehouse(row: Warehouse & Timestamps): Warehouse {
     active: Boolean(row.active),
     ...timestamps(row),
   };
-}
-
-const COMPANY_COLUMNS = ['id', 'name', 'type', 'provider_id', 'vat_code', 'created_at', 'updated_at'];
-
-/** Companies a user belongs to, and the clients of the providers it belongs to (`all`: every company). */
-export function listAccessibleCompanies(tx: Knex, userId: number | 'all', page: PageRequest): Promise<Paged<Company>> {
-  const query = tx('companies').select(COMPANY_COLUMNS).orderBy('id');
-  if (userId !== 'all') {
-    const memberOf = tx('company_users').select('company_id').where('user_id', userId);
-    query.where((q) => q.whereIn('id', memberOf).orWhereIn('provider_id', memberOf.clone()));
-  }
-  return paged(query, page, toCompany);
-}
-
-function clientsQuery(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
-  return whereClientInScope(tx('companies').select(COMPANY_COLUMNS).where('type', 'client'), scope, 'id');
-}
-
-export function listClients(tx: Knex, scope: CompanyScope, search: string | undefined, page: PageRequest): Promise<Paged<Company>> {
-  return paged(whereContains(clientsQuery(tx, scope), ['name', 'vat_code'], search).orderBy('id'), page, toCompany);
-}
-
-export async function findClient(tx: Knex, scope: CompanyScope, id: number): Promise<Company | undefined> {
-  const row = await clientsQuery(tx, scope).where('id', id).first();
-  return row ? toCompany(row) : undefined;
 }
 
 function partnersQuery(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
@@ -144,4 +115,30 @@ export async function unitCodes(tx: Knex, providerId: number): Promise<string[]>
 export async function unitFlags(tx: Knex, providerId: number): Promise<Map<string, boolean>> {
   const rows: Array<{ code: string; integer_only: boolean | number }> = await tx('units').select('code', 'integer_only').where('company_id', providerId);
   return new Map(rows.map((r) => [r.code.toUpperCase(), Boolean(r.integer_only)]));
+}
+
+function stamps(): { created_at: string; updated_at: string } {
+  const now = nowDb();
+  return { created_at: now, updated_at: now };
+}
+
+export function insertWarehouse(db: Knex, row: { company_id: number; code: string; name: string; address?: string | null }): Promise<number> {
+  return insertReturningId(db, 'warehouses', { address: null, active: true, ...row, ...stamps() });
+}
+
+export function insertPartner(
+  db: Knex,
+  row: { company_id: number; type: 'supplier' | 'client'; name: string; code?: string | null; vat_code?: string | null; email?: string | null; phone?: string | null; address?: string | null },
+): Promise<number> {
+  return insertReturningId(db, 'partners', { code: null, vat_code: null, email: null, phone: null, address: null, active: true, ...row, ...stamps() });
+}
+
+export function insertUnit(db: Knex, row: { company_id: number; code: string; name: string; integer_only: boolean }): Promise<number> {
+  return insertReturningId(db, 'units', { ...row, ...stamps() });
+}
+
+/** The id of the row of `table` of the company with this code (codes compare case-insensitively on both engines). */
+export async function idByCode(tx: Knex, table: 'warehouses' | 'partners' | 'units', companyId: number, code: string): Promise<number | undefined> {
+  const row = await tx(table).select('id').where('company_id', companyId).whereRaw('upper(code) = ?', [code.toUpperCase()]).first();
+  return row ? Number(row.id) : undefined;
 }

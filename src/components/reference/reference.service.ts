@@ -6,6 +6,7 @@ import type { Paged } from '../../platform/db/queries.js';
 import type { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
+import * as companies from '../companies/companies.service.js';
 import * as repository from './reference.repository.js';
 
 const messages = {
@@ -18,15 +19,15 @@ const messages = {
 export function listCompanies(ctx: TenantContext, page: PageRequest): Promise<Paged<Schema<'Company'>>> {
   const { principal } = ctx;
   const userId = principal.kind === 'user' && !principal.user.isSuperAdmin ? principal.user.id : 'all';
-  return repository.listAccessibleCompanies(ctx.db, userId, page);
+  return companies.listAccessibleCompanies(ctx.db, userId, page);
 }
 
 export function listClients(ctx: TenantContext, search: string | undefined, page: PageRequest): Promise<Paged<Schema<'Company'>>> {
-  return repository.listClients(ctx.db, ctx.scope, search, page);
+  return companies.listClients(ctx.db, ctx.scope, search, page);
 }
 
 export async function getClient(ctx: TenantContext, id: number): Promise<Schema<'Company'>> {
-  return (await repository.findClient(ctx.db, ctx.scope, id)) ?? notFound(messages.clientNotFound(id));
+  return (await companies.findClient(ctx.db, ctx.scope, id)) ?? notFound(messages.clientNotFound(id));
 }
 
 export function listPartners(

@@ -88,9 +88,6 @@ export async function findReturn(tx: Knex, scope: CompanyScope, id: number): Pro
   return row ? (await withItems(tx, [row]))[0] : undefined;
 }
 
-export async function codeTaken(tx: Knex, clientId: number, code: string): Promise<boolean> {
-  return (await tx('returns').select('id').where({ company_id: clientId, internal_code: code }).first()) !== undefined;
-}
 
 /** Per article: what earlier returns against the sales order took back, in thousandths. */
 export async function returnedByArticle(tx: Knex, salesOrderId: number): Promise<Map<number, number>> {

@@ -6,18 +6,18 @@
  */
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
-import type { Paged } from '../../platform/db/queries.js';
+import { codeTaken, type Paged } from '../../platform/db/queries.js';
 import { inputTime } from '../../platform/input-time.js';
-import { isUniqueViolation } from '../../platform/db/driver-errors.js';
 import { clientInScope } from '../../kernel/company-scope.js';
-import { InputError, NotFoundError } from '../../platform/errors.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
-import type { TenantContext } from '../../platform/tenant-context.js';
-import { resolveLines, type ResolvedLine } from '../articles/document-lines.js';
+import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
+import { resolveLines, type ResolvedLine } from '../documents/document-lines.js';
+import { codeTakenMessage, mapCodeTaken } from '../documents/document-writes.js';
 import { checkWarehouse } from '../reference/reference.service.js';
-import { clientPartner, companyScope, lockReturnableOrder, userOf } from '../sales-orders/sales-orders.service.js';
+import { clientPartner, lockReturnableOrder } from '../sales-orders/sales-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './returns.repository.js';
 import type { ReturnResource } from './returns.repository.js';
@@ -25,7 +25,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 
 const messages = {
   notFound: (id: number) => `Return ${id} was not found.`,
-  codeTaken: 'The internal_code has already been taken for this client.',
+  codeTaken: codeTakenMessage('internal_code'),
   notDelivered: (articleId: number, orderId: number) => `Article ${articleId} was not delivered by sales order ${orderId}.`,
   tooMuch: (left: number, delivered: number) => `At most ${left} of this article can still be returned (${delivered} delivered).`,
   notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
@@ -66,8 +66,8 @@ function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Map<num
  */
 export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreate'>): Promise<ReturnResource> {
   const scope = companyScope(ctx);
-  try {
-    return await inTransaction(ctx.db, async (tx) => {
+  return mapCodeTaken('internal_code', () =>
+    inTransaction(ctx.db, async (tx) => {
       const problems = new Problems();
       const using = { ...ctx, db: tx };
       const orderId = body.sales_order_id ?? undefined;
@@ -78,7 +78,7 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
       const clientId = partner?.client_3pl_id ?? clientInScope(scope);
       const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
       if (order && orderId !== undefined && !problems.has('sales_order_id')) checkAgainstDelivery(lines, order.delivered, await repository.returnedByArticle(tx, orderId), orderId, problems);
-      if (body.internal_code && clientId !== undefined && (await repository.codeTaken(tx, clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+      if (body.internal_code && clientId !== undefined && (await codeTaken(tx, 'returns', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
       problems.throwIfAny();
       const client = partner!.client_3pl_id;
       const stocked = lines.map((line) => ({ ...line, stockType: body.items[line.index]!.stock_type ?? 'STOC_OK' }));
@@ -111,9 +111,6 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
       const created = (await repository.findReturn(tx, ctx.scope, id))!;
       await recordEvent(tx, { companyId: client, type: 'return.created', data: created });
       return created;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);
-    throw error;
-  }
+    }),
+  );
 }

@@ -1,8 +1,7 @@
-/** The SalesOrder and Return types and their queries in the GraphQL schema. */
+/** The SalesOrder type and its queries in the GraphQL schema. */
 import { builder } from '../../graphql/builder.js';
 import { pageLimit, requireModule } from '../../graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import { returnsAfter } from '../returns/returns.service.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
 import { findSalesOrder, salesOrdersAfter } from './sales-orders.service.js';
 
@@ -50,33 +49,6 @@ const SalesOrderType = builder.objectRef<Schema<'SalesOrder'>>('SalesOrder').imp
   }),
 });
 
-const ReturnItemType = builder.objectRef<Schema<'ReturnItem'>>('ReturnItem').implement({
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    article_id: t.exposeInt('article_id'),
-    article_code: t.exposeString('article_code'),
-    um3pl: t.exposeString('um3pl'),
-    quantity_um3pl: t.exposeFloat('quantity_um3pl'),
-    stock_type: t.expose('stock_type', { type: StockTypeEnum }),
-  }),
-});
-
-const ReturnType = builder.objectRef<Schema<'Return'>>('Return').implement({
-  description: 'Goods returned by a client partner.',
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    client_3pl_id: t.exposeInt('client_3pl_id'),
-    partner_id: t.exposeInt('partner_id'),
-    warehouse_id: t.exposeInt('warehouse_id'),
-    sales_order_id: t.exposeInt('sales_order_id', { nullable: true }),
-    internal_code: t.exposeString('internal_code', { nullable: true }),
-    reason: t.exposeString('reason', { nullable: true }),
-    items: t.expose('items', { type: [ReturnItemType] }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
-  }),
-});
-
 builder.queryFields((t) => ({
   sales_orders: t.field({
     type: [SalesOrderType],
@@ -95,19 +67,6 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'outbound');
       return findSalesOrder(ctx.tenant, args.id);
-    },
-  }),
-  returns: t.field({
-    type: [ReturnType],
-    description: 'Returns in scope by id; pass the last id seen as `after`. Needs the returns module.',
-    args: {
-      limit: t.arg.int({ description: '1 to 100 (default 25).' }),
-      sales_order_id: t.arg.int({ description: 'Only the returns against this sales order.' }),
-      after: t.arg.int(),
-    },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'returns');
-      return returnsAfter(ctx.tenant, { after: args.after ?? undefined, salesOrderId: args.sales_order_id ?? undefined, limit: pageLimit(args.limit, 25, 100) });
     },
   }),
 }));

@@ -5,6 +5,7 @@ import type { HandlerMap } from '../../platform/openapi/handler-types.js';
 import { tenantContext } from '../../platform/tenant-context.js';
 import * as orders from './sales-orders.service.js';
 import { changeSalesOrderStatus } from './sales-orders.status.js';
+import { bulkCreateSalesOrders } from './sales-orders.bulk.js';
 
 export const salesOrderHandlers = {
   listSalesOrders: async (input) => {
@@ -12,6 +13,8 @@ export const salesOrderHandlers = {
     const { status, partner_id, internal_code, updated_since } = input.query;
     return { status: 200, body: pageOf(input, page, await orders.listSalesOrders(tenantContext(input), { status, partner_id, internal_code, updated_since }, page)) };
   },
+
+  bulkCreateSalesOrders: async (input) => ({ status: 200, body: await bulkCreateSalesOrders(tenantContext(input), input.body.items) }),
 
   createSalesOrder: async (input) => ({ status: 201, body: { data: await orders.createSalesOrder(tenantContext(input), input.body) } }),
 

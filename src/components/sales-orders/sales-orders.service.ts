@@ -7,21 +7,20 @@ import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
 import { clientInScope, type CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
-import { isUniqueViolation } from '../../platform/db/driver-errors.js';
-import type { Paged } from '../../platform/db/queries.js';
+import { codeTaken, type Paged } from '../../platform/db/queries.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import { recordEvent, type EventType } from '../../platform/outbox.js';
-import type { TenantContext } from '../../platform/tenant-context.js';
-import { resolveLines, type ResolvedLine } from '../articles/document-lines.js';
+import { type EventType } from '../../platform/outbox.js';
+import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
+import { resolveLines, type ResolvedLine } from '../documents/document-lines.js';
+import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { Problems } from '../../platform/problems.js';
 import { checkWarehouse, getPartner } from '../reference/reference.service.js';
 import { inLockOrder, reserveStock } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
 import { OPEN_STATUSES, type SalesOrderStatus } from './sales-orders.rules.js';
-import { inTransaction } from '../../platform/db/transaction.js';
 
 export type { SalesOrder, SalesOrderResource };
 
@@ -29,19 +28,12 @@ export const messages = {
   notFound: (id: number) => `Sales order ${id} was not found.`,
   notClientPartner: 'The partner_id must be a client partner of a client in scope.',
   otherClient: "The partner_id must be a client partner of the order's client.",
-  codeTaken: 'The internal_code has already been taken for this client.',
+  codeTaken: codeTakenMessage('internal_code'),
   notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
   onlyWhileNew: (field: string, status: SalesOrderStatus) => `The ${field} can change only while the order is new; it is ${status}.`,
 };
 
-export function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
-  if (ctx.scope.kind !== 'company') throw new Error('Sales-order writes need a company scope (X-Company-Id)');
-  return ctx.scope;
-}
 
-export function userOf(ctx: TenantContext): number | null {
-  return ctx.principal.kind === 'user' ? ctx.principal.user.id : null;
-}
 
 /** The client partner in scope, or a 422 on partner_id. */
 export async function clientPartner(ctx: TenantContext, partnerId: number): Promise<Schema<'Partner'>> {
@@ -77,24 +69,19 @@ export async function requireOrder(db: Knex, scope: CompanyScope, id: number): P
   return order;
 }
 
-/** Runs `work` in a transaction and, when it changed the order, records `type` with the order as it then is. */
-export async function writeOrder(
+/** Runs `work` as a document write (documents/document-writes.ts) answering the order as it now is. */
+export function writeOrder(
   ctx: TenantContext,
   type: EventType,
   work: (tx: Knex.Transaction) => Promise<number | { id: number; changed: boolean }>,
 ): Promise<SalesOrderResource> {
-  try {
-    return await inTransaction(ctx.db, async (tx) => {
-      const done = await work(tx);
-      const { id, changed } = typeof done === 'number' ? { id: done, changed: true } : done;
-      const order = repository.toSalesOrder((await repository.findOrder(tx, ctx.scope, id))!);
-      if (changed) await recordEvent(tx, { companyId: order.client_3pl_id, type, data: order });
-      return order;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw InputError.field('internal_code', messages.codeTaken);
-    throw error;
-  }
+  return writeDocument(ctx.db, {
+    type,
+    codeField: 'internal_code',
+    work,
+    reread: async (tx, id) => repository.toSalesOrder((await repository.findOrder(tx, ctx.scope, id))!),
+    companyOf: (order) => order.client_3pl_id,
+  });
 }
 
 function asLines(lines: ResolvedLine[]): Array<{ article_id: number; article_code: string; quantity: number }> {
@@ -136,7 +123,7 @@ export async function createSalesOrder(ctx: TenantContext, body: Schema<'SalesOr
     await checkWarehouse(using, body.source_warehouse_id, 'source_warehouse_id', problems);
     const clientId = partner?.client_3pl_id ?? clientInScope(scope);
     const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
-    if (clientId !== undefined && (await repository.codeTaken(tx, clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+    if (clientId !== undefined && (await codeTaken(tx, 'sales_orders', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
     problems.throwIfAny();
     const fields = {
       company_id: partner!.client_3pl_id,
@@ -184,7 +171,7 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
     }
     if (body.stock_type !== undefined && body.stock_type !== order.stock_type && whileNew('stock_type')) changes.stock_type = body.stock_type;
     if (body.internal_code !== undefined) {
-      if (await repository.codeTaken(tx, order.company_id, body.internal_code, id)) problems.add('internal_code', messages.codeTaken);
+      if (await codeTaken(tx, 'sales_orders', 'internal_code', order.company_id, body.internal_code, id)) problems.add('internal_code', messages.codeTaken);
       else changes.internal_code = body.internal_code;
     }
     if (body.notes !== undefined) changes.notes = body.notes;

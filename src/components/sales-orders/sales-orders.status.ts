@@ -8,12 +8,12 @@
  * winner left.
  */
 import { InputError, type FieldErrors } from '../../platform/errors.js';
-import type { TenantContext } from '../../platform/tenant-context.js';
+import { type TenantContext, userOf } from '../../platform/tenant-context.js';
 import { deliverStock, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrderResource } from './sales-orders.repository.js';
 import { canMove, forbiddenMoveMessage, type SalesOrderStatus } from './sales-orders.rules.js';
-import { requireOrder, reserveLines, userOf, writeOrder } from './sales-orders.service.js';
+import { requireOrder, reserveLines, writeOrder } from './sales-orders.service.js';
 
 /** A move is decided again at most this often (each time another request moved the order first). */
 const DECISIONS = 3;

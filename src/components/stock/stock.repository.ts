@@ -162,8 +162,10 @@ export async function nonZeroBalancesOf(tx: Knex, articleId: number): Promise<Ar
 
 export interface StockFilters {
   warehouse_id?: number;
-  article_id?: number;
-  article_code?: string;
+  /** One or more article ids. */
+  article_id?: readonly number[];
+  /** One or more article codes. */
+  article_code?: readonly string[];
   stock_type?: StockType;
   updated_since?: string;
 }
@@ -172,8 +174,8 @@ export function listStock(tx: Knex, scope: CompanyScope, filters: StockFilters, 
   const filtered = (query: Knex.QueryBuilder): Knex.QueryBuilder => {
     whereClientInScope(query, scope, 'b.company_id');
     if (filters.warehouse_id !== undefined) query.where('b.warehouse_id', filters.warehouse_id);
-    if (filters.article_id !== undefined) query.where('b.article_id', filters.article_id);
-    if (filters.article_code !== undefined) query.where('a.article_code', filters.article_code);
+    if (filters.article_id !== undefined) query.whereIn('b.article_id', [...new Set(filters.article_id)]);
+    if (filters.article_code !== undefined) query.whereIn('a.article_code', [...new Set(filters.article_code)]);
     if (filters.stock_type !== undefined) query.where('b.stock_type', filters.stock_type);
     if (filters.updated_since !== undefined) query.where('b.updated_at', '>=', filters.updated_since);
     return query;

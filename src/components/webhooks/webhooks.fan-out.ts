@@ -20,7 +20,7 @@ import * as queue from './webhooks.queue.js';
 import type { OutboxEvent } from './webhooks.queue.js';
 import type { WebhookRow } from './webhooks.repository.js';
 import { wants } from './webhooks.rules.js';
-import { eventBody } from './webhooks.service.js';
+import { eventBody } from '../../platform/outbox.js';
 
 export const EVENTS_PER_BATCH = 200;
 export const ROUND_EVENTS = 1000;

@@ -99,11 +99,6 @@ export async function countOwnedWebhooks(tx: Knex, companyId: number): Promise<n
   return Number(row?.n ?? 0);
 }
 
-/** Locks the company's row until the transaction ends (MariaDB; SQLite writes one at a time), so creates of one company count in turn. */
-export async function lockCompany(tx: Knex.Transaction, companyId: number): Promise<void> {
-  await tx('companies').select('id').where('id', companyId).forUpdate();
-}
-
 export async function updateWebhook(tx: Knex, id: number, changes: Partial<Omit<WebhookRow, 'events'>> & { events?: string[] }): Promise<void> {
   const { events, ...rest } = changes;
   await tx('webhooks').where('id', id).update({ ...rest, ...(events ? { events: JSON.stringify(events) } : {}), updated_at: nowDb() });

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import { eventId } from '../../kernel/ids.js';
 import type { PageRequest } from '../../kernel/paging.js';
-import { nowDb, toApiTime } from '../../kernel/time.js';
+import { nowDb } from '../../kernel/time.js';
 import type { Paged } from '../../platform/db/queries.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { InputError, NotFoundError, type FieldErrors } from '../../platform/errors.js';
@@ -18,6 +18,8 @@ import type { DeliveryStatus, Webhook, WebhookDelivery, WebhookRow } from './web
 import { mixesWildcard } from './webhooks.rules.js';
 import { newSecret } from './webhooks.signing.js';
 import { normalisedUrl, refuseTarget, type TargetPolicy } from './webhooks.targets.js';
+import { lockCompany } from '../companies/companies.service.js';
+import { eventBody } from '../../platform/outbox.js';
 
 type WithSecret = Schema<'WebhookWithSecret'>;
 
@@ -30,10 +32,6 @@ const messages = {
   pingOff: (id: number) => `Webhook ${id} is switched off, so it cannot be pinged. Switch it on with PUT /api/webhooks/${id} {"active": true}, then ping it again.`,
 };
 
-/** The body of a delivery, exactly as it is sent and signed. */
-export function eventBody(event: { id: string; type: string; occurredAt: string; companyId: number; data: unknown }): string {
-  return JSON.stringify({ id: event.id, type: event.type, timestamp: toApiTime(event.occurredAt), company_id: event.companyId, data: event.data });
-}
 
 function companyOf(scope: CompanyScope): number {
   if (scope.kind !== 'company') throw new Error('Webhook writes need a company scope (X-Company-Id)');
@@ -82,7 +80,7 @@ export async function createWebhook(ctx: TenantContext, body: Schema<'WebhookCre
   const { url, events } = await checkTarget(body, policy);
   const secret = newSecret();
   const id = await inTransaction(ctx.db, async (tx) => {
-    await repository.lockCompany(tx, companyId);
+    await lockCompany(tx, companyId);
     if ((await repository.countOwnedWebhooks(tx, companyId)) >= policy.maxSubscriptions) throw InputError.field('url', messages.tooMany(policy.maxSubscriptions));
     return repository.insertWebhook(tx, {
       company_id: companyId,

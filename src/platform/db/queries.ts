@@ -1,4 +1,4 @@
-/** Query helpers every repository shares: a page of rows with the total, and a contains-search. */
+/** Query helpers every repository shares: a page of rows with the total, a contains-search, a client's code taken. */
 import type { Knex } from 'knex';
 import { pageWindow, type PageRequest } from '../../kernel/paging.js';
 
@@ -36,4 +36,11 @@ export function whereContains<T extends Knex.QueryBuilder>(query: T, columns: re
 export function afterId<T extends Knex.QueryBuilder>(query: T, after: number | undefined, limit: number, column = 'id'): T {
   if (after !== undefined) query.where(column, '>', after);
   return query.orderBy(column).limit(limit) as T;
+}
+
+/** Whether a client (`company_id`) already uses `code` in `column` of `table` (other than the row `exceptId`). */
+export async function codeTaken(tx: Knex, table: string, column: string, clientId: number, code: string, exceptId?: number): Promise<boolean> {
+  const query = tx(table).select('id').where({ company_id: clientId, [column]: code });
+  if (exceptId !== undefined) query.whereNot('id', exceptId);
+  return (await query.first()) !== undefined;
 }

@@ -10,9 +10,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config.js';
 import { ServiceUnavailableError, UnauthenticatedError } from '../errors.js';
 import type { SecurityScheme } from '../openapi/document.js';
-import type { Principal } from '../openapi/handler-types.js';
-
-export type BearerVerifier = (db: Knex, token: string) => Promise<Principal | undefined>;
+import type { BearerVerifier, Principal } from '../../kernel/identity.js';
 
 export function bearerToken(req: Request): string | undefined {
   const header = req.headers.authorization;

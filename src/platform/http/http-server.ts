@@ -1,18 +1,9 @@
 /**
- * The node:http server of the Express app, whose requests and responses are born as the app's.
- *
- * Express gives each request and response the app's prototypes as it takes them
- * (`Object.setPrototypeOf` in `app.handle`, to serve mounted sub-apps). Changing a live object's
- * prototype is V8's slow path (expressjs/express#5998, nodejs/node#37457), and measured here it
- * also kept every request's objects alive through young-generation collections (88 % of what a
- * collection found alive was promoted, to be freed only by full collections): an app of
- * express.json and a fixed answer cost about 140 µs of CPU per request instead of 35 µs.
- *
- * node:http builds its request and response from the classes given to `createServer` (its
- * documented `IncomingMessage` and `ServerResponse` options), so here the app's `request` and
- * `response` become the prototypes of two such classes: Express's switch then finds the prototype
- * already in place and changes nothing. A server made otherwise (supertest given the app,
- * `app.listen`) still works: Express switches the prototype as before.
+ * The node:http server of the Express app, whose requests and responses are born with the app's
+ * prototypes (node:http's documented `IncomingMessage`/`ServerResponse` options), so Express's
+ * per-request `Object.setPrototypeOf` finds them in place and changes nothing: switching a live
+ * object's prototype is V8's slow path and kept each request alive longer (README, Performance).
+ * Apps served otherwise (supertest, `app.listen`) still work.
  */
 import { createServer, IncomingMessage, ServerResponse, type Server, type ServerOptions } from 'node:http';
 import type { Express } from 'express';

@@ -6,20 +6,10 @@
  */
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { modulesRequired, roleAllows, type Role } from '../../kernel/access.js';
+import { modulesRequired, roleAllows } from '../../kernel/access.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import { BadRequestError, ForbiddenError, InputError } from '../errors.js';
-import type { Principal } from '../openapi/handler-types.js';
-
-export interface Access {
-  readonly scope: CompanyScope;
-  readonly role: Role;
-  /** The active modules of the company in scope (every module for the all-companies scope). */
-  readonly activeModules: ReadonlySet<string>;
-}
-
-/** Resolves what the principal may do for `companyId` (or its default scope); throws ForbiddenError. */
-export type AccessResolver = (db: Knex, principal: Principal, companyId: number | undefined) => Promise<Access>;
+import type { AccessResolver } from '../../kernel/identity.js';
 
 const COMPANY_ID = /^[1-9][0-9]{0,9}$/;
 const HEADER = 'X-Company-Id';

@@ -18,6 +18,8 @@ function fieldOf(path: string, parameters: readonly Parameter[]): string {
   const [location, ...rest] = path.replace(/^\//, '').split('/');
   if (location === undefined || !LOCATIONS.has(location)) return path.replace(/^\//, '').replace(/\//g, '.') || 'body';
   if (rest.length === 0) return location === 'body' ? 'body' : location;
+  // A list parameter (`article_id=8,x`) is named as sent, not by the position of the bad value.
+  if (location === 'query') return rest[0]!;
   if (location === 'headers') {
     const name = rest.join('/');
     return parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase())?.name ?? name;

@@ -50,9 +50,31 @@ function readAbsentBodyAsEmpty(req: Request): void {
   req.body = {};
 }
 
+type SchemaNode = { $ref?: string; properties?: Record<string, SchemaNode>; items?: SchemaNode };
+
+/**
+ * The document as the request validator reads it: the `items` of the body of an operation marked
+ * `x-bulk-items` are only required to be objects there, since the service checks each one on its
+ * own (platform/openapi/schema-validator.ts) and a bad item fails alone, not the whole request.
+ */
+function forRequestValidation(document: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(document);
+  const schemas = (copy.components as { schemas: Record<string, SchemaNode> }).schemas;
+  for (const item of Object.values(copy.paths)) {
+    for (const op of Object.values(item as Record<string, { 'x-bulk-items'?: boolean; requestBody?: { content?: Record<string, { schema?: SchemaNode }> } }>)) {
+      if (op?.['x-bulk-items'] !== true) continue;
+      const ref = op.requestBody?.content?.['application/json']?.schema?.$ref;
+      const body = ref ? schemas[ref.replace('#/components/schemas/', '')] : undefined;
+      if (!body?.properties?.items) throw new Error(`${ref ?? 'a bulk operation'}: x-bulk-items needs a body schema with an items array`);
+      body.properties.items = { ...body.properties.items, items: { type: 'object' } as SchemaNode };
+    }
+  }
+  return copy;
+}
+
 export function requestValidation(document: OpenApiDocument): RequestHandler {
   const middlewares = OpenApiValidator.middleware({
-    apiSpec: structuredClone(document) as never,
+    apiSpec: forRequestValidation(document) as never,
     validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: false,
     validateSecurity: false,

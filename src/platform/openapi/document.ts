@@ -38,6 +38,8 @@ export interface RawOperation {
   'x-role': string;
   'x-rate-limit': RateLimitKind;
   'x-idempotent'?: boolean;
+  /** The body's `items` are checked one by one by the service (a bad item fails alone). */
+  'x-bulk-items'?: boolean;
   'x-error-format'?: 'graphql';
 }
 

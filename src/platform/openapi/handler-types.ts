@@ -6,23 +6,12 @@
 import type { AppDeps } from '../app-deps.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { Role } from '../../kernel/access.js';
+import type { Principal } from '../../kernel/identity.js';
 import type { operations } from '../../generated/openapi.generated.js';
 import type { OperationId } from './document.js';
 import type { JsonText } from './json-text.js';
 
 export type { OperationId };
-
-export type Principal =
-  | { readonly kind: 'user'; readonly user: AuthUser; readonly tokenId: number }
-  | { readonly kind: 'integration'; readonly integration: 'etsm' | 'mdm' };
-
-export interface AuthUser {
-  readonly id: number;
-  readonly name: string;
-  readonly email: string;
-  readonly isSuperAdmin: boolean;
-  readonly primaryCompanyId: number | null;
-}
 
 /** Who is calling and for which companies, as the request path resolved it. */
 export interface RequestAuth {

@@ -5,8 +5,10 @@
  * happen (counted) and are retried like deadlocks.
  */
 import type { Response } from 'supertest';
-import { buc, createSalesOrder, freshArticle, levels, moveThrough, receiveStock, type Article } from '../../helpers/outbound-fixtures.js';
-import { ledgerMismatches } from '../../helpers/ledger.js';
+import { freshArticle, type Article } from '../../fixtures/articles.js';
+import { ledgerMismatches } from '../../fixtures/probes.js';
+import { buc, createSalesOrder, moveThrough } from '../../fixtures/sales-orders.js';
+import { levels, receiveStock } from '../../fixtures/stock.js';
 import type { RemoteWorld } from '../remote.js';
 import type { Stack } from '../stack.js';
 import { poll, type Report } from '../report.js';
@@ -36,7 +38,7 @@ async function pickedOrders(world: RemoteWorld, article: Article): Promise<numbe
 }
 
 export async function concurrencyScenario(stack: Stack, world: RemoteWorld, report: Report): Promise<Article> {
-  const article = await freshArticle(stack.db, world.client.id, 'BUC', 'CLUSTER-');
+  const article = await freshArticle(world, world.client.id, 'BUC', 'CLUSTER-');
   await receiveStock(world, article, ON_HAND);
   let started = Date.now();
   const ids = await pickedOrders(world, article);

@@ -2,7 +2,8 @@
  * The same Idempotency-Key sent to every instance at once (each on its own node): the order is
  * created once; the other answers are replays of that 201 or 409 (still running), never a 5xx.
  */
-import { buc, freshArticle, orderBody } from '../../helpers/outbound-fixtures.js';
+import { freshArticle } from '../../fixtures/articles.js';
+import { buc, orderBody } from '../../fixtures/sales-orders.js';
 import { unique } from '../../helpers/factories.js';
 import type { RemoteWorld } from '../remote.js';
 import type { Stack } from '../stack.js';
@@ -12,7 +13,7 @@ import { settled, statusCounts } from './support.js';
 const KEYS = 10;
 
 export async function idempotencyScenario(stack: Stack, world: RemoteWorld, report: Report): Promise<void> {
-  const article = await freshArticle(stack.db, world.client.id, 'BUC', 'IDEM-');
+  const article = await freshArticle(world, world.client.id, 'BUC', 'IDEM-');
   const all: Array<{ status: number } | undefined> = [];
   const wrong: string[] = [];
   let replays = 0;

@@ -5,7 +5,8 @@
  * (IST, or SST) the instance is ready again, HAProxy puts it back, and it reads what was written
  * meanwhile.
  */
-import { buc, freshArticle, orderBody } from '../../helpers/outbound-fixtures.js';
+import { freshArticle } from '../../fixtures/articles.js';
+import { buc, orderBody } from '../../fixtures/sales-orders.js';
 import type { RemoteWorld } from '../remote.js';
 import type { Instance, Stack } from '../stack.js';
 import { poll, sleep, type Report } from '../report.js';
@@ -35,7 +36,7 @@ export async function nodeFailureScenario(stack: Stack, world: RemoteWorld, repo
   const survivors = stack.instances.slice(0, -1);
   const token = world.users.operator.token;
   const company = world.client.id;
-  const article = await freshArticle(stack.db, company, 'BUC', 'FAIL-');
+  const article = await freshArticle(world, company, 'BUC', 'FAIL-');
   const samples: Sample[] = [];
   let running = true;
   const targets = [{ name: 'haproxy', url: stack.haproxy.url }, ...survivors.map((i) => ({ name: i.name, url: i.url }))];

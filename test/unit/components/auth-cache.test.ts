@@ -5,13 +5,14 @@
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createAuthCache, SETTLE_MS, UNFOLLOWED_TRUST_MS, type AuthCache } from '../../../src/components/auth/auth.cache.js';
+import { createAuthCache, SETTLE_MS, UNFOLLOWED_TRUST_MS } from '../../../src/components/auth/auth.cache.js';
 import { decodeAuthChange, encodeAuthChange } from '../../../src/components/auth/auth-change.js';
-import type { Access } from '../../../src/platform/http/tenancy.js';
-import type { Principal } from '../../../src/platform/openapi/handler-types.js';
+import type { Access, AuthCache, Principal } from '../../../src/kernel/identity.js';
 
 const db = {} as Knex;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Past SETTLE_MS by a margin: a timer may fire a millisecond before Date.now() has moved on by its delay. */
+const SETTLED_MS = SETTLE_MS + 50;
 
 function principalOf(token: string): Principal {
   const [userId, tokenId] = token.split('-').map(Number);
@@ -56,18 +57,18 @@ describe('Auth cache', () => {
       for (const [token, company] of [['1-11', 5], ['1-12', 6], ['2-21', 5], ['3-31', 7]] as const) await use(token, company);
       return { verify: lookups.verify - before.verify, resolve: lookups.resolve - before.resolve };
     };
-    await sleep(SETTLE_MS); // entries looked up again after a change are kept only once it settled
+    await sleep(SETTLED_MS); // entries looked up again after a change are kept only once it settled
     cache.forget({ kind: 'token', tokenId: 11 });
     expect(await again()).to.deep.equal({ verify: 1, resolve: 1 });
-    await sleep(SETTLE_MS);
+    await sleep(SETTLED_MS);
     await again();
     cache.forget({ kind: 'user', userId: 1 });
     expect(await again()).to.deep.equal({ verify: 2, resolve: 2 });
-    await sleep(SETTLE_MS);
+    await sleep(SETTLED_MS);
     await again();
     cache.forget({ kind: 'company', companyId: 5 });
     expect(await again()).to.deep.equal({ verify: 0, resolve: 2 });
-    await sleep(SETTLE_MS);
+    await sleep(SETTLED_MS);
     await again();
     cache.forget({ kind: 'all' });
     expect(await again()).to.deep.equal({ verify: 4, resolve: 4 });
@@ -79,7 +80,7 @@ describe('Auth cache', () => {
     await use('1-11');
     await use('1-11');
     expect(lookups.verify).to.equal(2);
-    await sleep(SETTLE_MS + 50);
+    await sleep(SETTLED_MS);
     await use('1-11');
     await use('1-11');
     expect(lookups.verify).to.equal(3);
@@ -91,9 +92,9 @@ describe('Auth cache', () => {
     let open!: () => void;
     hold(new Promise<void>((resolve) => (open = resolve)));
     const racing = use('1-11');
-    await sleep(SETTLE_MS + 50);
+    await sleep(SETTLED_MS);
     cache.forget({ kind: 'token', tokenId: 11 });
-    await sleep(SETTLE_MS + 50);
+    await sleep(SETTLED_MS);
     open();
     await racing;
     hold(Promise.resolve());

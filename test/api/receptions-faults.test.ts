@@ -11,8 +11,8 @@ import { engineOf } from '../../src/platform/db/database.js';
 import { unchecked } from '../helpers/api.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
-import { orderOfTen } from '../helpers/inbound-fixtures.js';
-import { ledgerMismatches } from '../helpers/ledger.js';
+import { ledgerMismatches } from '../fixtures/probes.js';
+import { orderOfTen } from '../fixtures/purchase-orders.js';
 
 const SERVER_ERROR = { message: 'Server Error.' };
 
@@ -42,7 +42,7 @@ describe('A failure before commit in a reception (injected in the outbox)', () =
     await h.db.raw('DROP TRIGGER IF EXISTS fail_reception_event');
   });
 
-  const freshOrder = () => orderOfTen(world, h.db, 'FAULT-');
+  const freshOrder = () => orderOfTen(world, 'FAULT-');
 
   /** Everything a reception or its correction may touch, for one article and order. */
   async function snapshot(articleId: number, orderId: number) {

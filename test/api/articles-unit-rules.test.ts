@@ -7,11 +7,14 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { api, type Api } from '../helpers/api.js';
-import { articleUpdates } from '../helpers/events.js';
+import { kgArticle, freshArticle, type Article } from '../fixtures/articles.js';
+import { eventsOf } from '../fixtures/probes.js';
+import { createOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { receiveStock } from '../fixtures/stock.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, MDM_TEST_TOKEN, type Harness } from '../helpers/harness.js';
-import { createOrder, kgArticle, receive } from '../helpers/inbound-fixtures.js';
-import { buc, createSalesOrder, freshArticle, moveThrough, receiveStock, type Article } from '../helpers/outbound-fixtures.js';
 
 describe('Unit rules under stock', () => {
   let h: Harness;
@@ -36,12 +39,12 @@ describe('Unit rules under stock', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(422);
     expect(res.body.errors).to.deep.equal(errors);
     expect(await unitOf(a.id)).to.equal(unit);
-    expect(await articleUpdates(h.db, world.client.id, a.id)).to.deep.equal([]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', a.id)).to.deep.equal([]);
   }
 
   describe('the unit', () => {
     it('When 45 BUC are on hand, Then changing um3pl is a 422 on the field as named through PATCH, PUT and the master-data aliases uom and unit', async () => {
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'UNIT-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'UNIT-');
       await receiveStock(world, a, 45);
       const detail = '45 on hand and 0 reserved';
       await refused(await patch(a.code, { um3pl: 'KG' }), { um3pl: [unitRefusal(a, detail)] }, a, 'BUC');
@@ -52,17 +55,17 @@ describe('Unit rules under stock', () => {
     });
 
     it('When the only use is an open purchase-order line, Then the unit cannot change; once the order is cancelled it can', async () => {
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'UNIT-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'UNIT-');
       const order = await createOrder(world.as('operator'), world.partners.supplier, [buc(a, 3)]);
       await refused(await put(a.id, { um3pl: 'KG' }), { um3pl: [unitRefusal(a, `lines on purchase order ${order.internal_code}`)] }, a, 'BUC');
       await world.as('operator').put(`/api/purchase-orders/${order.id}`).send({ status: 'cancelled' }).expect(200);
       const res = await put(a.id, { um3pl: 'KG' }).expect(200);
       expect(res.body.data.um3pl).to.equal('KG');
-      expect(await articleUpdates(h.db, world.client.id, a.id)).to.deep.equal([res.body.data]);
+      expect(await eventsOf(h.db, world.client.id, 'article.updated', a.id)).to.deep.equal([res.body.data]);
     });
 
     it('When an open sales order reserves the article without stock, Then the unit cannot change (the reservation and the line); once it is cancelled it can', async () => {
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'UNIT-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'UNIT-');
       const order = await createSalesOrder(world, [buc(a, 2)]);
       await refused(await mdmPatch(a.code, { uom: 'KG' }), { uom: [unitRefusal(a, `0 on hand and 2 reserved; lines on sales order ${order.internal_code}`)] }, a, 'BUC');
       await moveThrough(world, order.id, ['cancelled']);
@@ -71,7 +74,7 @@ describe('Unit rules under stock', () => {
     });
 
     it('When the stock went out again and every document is finished, Then the unit can change; a received purchase order and a delivered sales order do not hold it', async () => {
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'UNIT-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'UNIT-');
       await receiveStock(world, a, 4);
       const order = await createSalesOrder(world, [buc(a, 4)]);
       await moveThrough(world, order.id, ['picking', 'picked', 'delivered']);
@@ -80,7 +83,7 @@ describe('Unit rules under stock', () => {
     });
 
     it('When many documents hold the article, Then the message names three and counts the rest', async () => {
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'UNIT-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'UNIT-');
       const orders = [];
       for (let i = 0; i < 5; i++) orders.push(await createOrder(world.as('operator'), world.partners.supplier, [buc(a, 1)]));
       const codes = orders.slice(0, 3).map((o) => `purchase order ${o.internal_code}`).join(', ');
@@ -88,14 +91,14 @@ describe('Unit rules under stock', () => {
     });
 
     it('When the unit sent is the unit it has, Then nothing changes and it answers 200 without an event', async () => {
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'UNIT-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'UNIT-');
       await receiveStock(world, a, 1);
       await mdmPatch(a.code, { uom: 'buc' }).expect(200);
-      expect(await articleUpdates(h.db, world.client.id, a.id)).to.deep.equal([]);
+      expect(await eventsOf(h.db, world.client.id, 'article.updated', a.id)).to.deep.equal([]);
     });
 
     it('When the unit sent through an alias is not in the catalogue, Then the 422 is keyed by the alias', async () => {
-      const a = await freshArticle(h.db, world.client.id, 'BUC', 'UNIT-');
+      const a = await freshArticle(world, world.client.id, 'BUC', 'UNIT-');
       const res = await mdmPatch(a.code, { uom: 'LITRE' }).expect(422);
       expect(res.body.errors).to.deep.equal({ uom: ['The unit LITRE is not in the unit catalogue. Known units: BUC, KG.'] });
     });
@@ -103,7 +106,7 @@ describe('Unit rules under stock', () => {
 
   describe('the whole-number flag', () => {
     it('When 51.25 KG are on hand, Then turning it on is a 422 on the field as named (integer_only_um3pl_quantity or integer_only); with 51 on hand it turns on', async () => {
-      const a = await kgArticle(h.db, world.client.id);
+      const a = await kgArticle(world, world.client.id);
       await receiveStock(world, a, 51.25, world.warehouses[0], 'KG');
       const message = wholeRefusal(a, '51.25 on hand and 0 reserved');
       await refused(await put(a.id, { integer_only_um3pl_quantity: true }), { integer_only_um3pl_quantity: [message] }, a, 'KG');
@@ -115,7 +118,7 @@ describe('Unit rules under stock', () => {
     });
 
     it('When an open purchase-order line or sales-order line holds a fraction, Then it cannot turn on; whole lines and a partly received whole line do not stop it', async () => {
-      const a = await kgArticle(h.db, world.client.id);
+      const a = await kgArticle(world, world.client.id);
       const po = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: a.id, um3pl: 'KG', quantity_um3pl: 2.5 }]);
       await refused(await put(a.id, { integer_only_um3pl_quantity: true }), { integer_only_um3pl_quantity: [wholeRefusal(a, `lines on purchase order ${po.internal_code}`)] }, a, 'KG');
       await world.as('operator').put(`/api/purchase-orders/${po.id}`).send({ items: [{ article_id: a.id, um3pl: 'KG', quantity_um3pl: 10 }] }).expect(200);
@@ -126,7 +129,7 @@ describe('Unit rules under stock', () => {
     });
 
     it('When a purchase-order line of 10 received 2.5, Then the remaining fraction keeps the flag off', async () => {
-      const a = await kgArticle(h.db, world.client.id);
+      const a = await kgArticle(world, world.client.id);
       const po = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: a.id, um3pl: 'KG', quantity_um3pl: 10 }]);
       await receive(world.as('operator'), po.id, world.warehouses[1]!, [[po.items[0]!.id, 2.5]]);
       const res = await put(a.id, { integer_only_um3pl_quantity: true }).expect(422);
@@ -134,7 +137,7 @@ describe('Unit rules under stock', () => {
     });
 
     it('When the unit and the flag change together, Then both problems are answered at once', async () => {
-      const a = await kgArticle(h.db, world.client.id);
+      const a = await kgArticle(world, world.client.id);
       await receiveStock(world, a, 1.5, world.warehouses[0], 'KG');
       const res = await put(a.id, { um3pl: 'BUC', integer_only: true }).expect(422);
       expect(res.body.errors).to.deep.equal({ um3pl: [unitRefusal(a, '1.5 on hand and 0 reserved')], integer_only: [wholeRefusal(a, '1.5 on hand and 0 reserved')] });
@@ -147,7 +150,7 @@ describe('Unit rules under stock', () => {
     it('When a unit change races a purchase order and a sales order of the same unused article, Then never both: either the change wins and the order is a 422 on the unit, or the order wins and the change is refused', async function () {
       this.timeout(120_000);
       const outcomes = await Promise.all(Array.from({ length: pairs }, async (_, i) => {
-        const a = await freshArticle(h.db, world.client.id, 'BUC', 'RACE-UNIT-');
+        const a = await freshArticle(world, world.client.id, 'BUC', 'RACE-UNIT-');
         const order = () => (i % 2
           ? world.as('operator').post('/api/purchase-orders').send({ partner_id: world.partners.supplier, internal_code: unique('PO-'), items: [buc(a, 1)] })
           : world.as('operator').post('/api/sales-orders').send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: unique('SO-'), items: [buc(a, 1)] }));
@@ -169,7 +172,7 @@ describe('Unit rules under stock', () => {
     it('When turning the whole-number flag on races a fractional sales order, Then never both', async function () {
       this.timeout(120_000);
       const outcomes = await Promise.all(Array.from({ length: pairs }, async (_, i) => {
-        const a = await kgArticle(h.db, world.client.id);
+        const a = await kgArticle(world, world.client.id);
         const order = () => world.as('operator').post('/api/sales-orders').send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: unique('SO-'), items: [{ article_id: a.id, um3pl: 'KG', quantity_um3pl: 1.5 }] });
         const [flag, created] = i % 2 ? await Promise.all([put(a.id, { integer_only: true }), order()]) : (await Promise.all([order(), put(a.id, { integer_only: true })])).reverse();
         return { flag: flag!, created: created! };

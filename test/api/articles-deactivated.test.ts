@@ -7,8 +7,11 @@
 import { expect } from 'chai';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createOrder, receive } from '../helpers/inbound-fixtures.js';
-import { buc, createSalesOrder, freshArticle, moveThrough, orderBody, receiveStock, type Article } from '../helpers/outbound-fixtures.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { createOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
+import { buc, createSalesOrder, moveThrough, orderBody } from '../fixtures/sales-orders.js';
+import { receiveStock } from '../fixtures/stock.js';
 
 describe('Deactivated articles on document lines', () => {
   let h: Harness;
@@ -24,7 +27,7 @@ describe('Deactivated articles on document lines', () => {
   const count = async (table: string, where: Record<string, unknown>) => Number((await h.db(table).where(where).count({ n: '*' }).first())!.n);
 
   it('When a purchase order, a sales order or a return names it, Then each answers 422 on that line\'s article_id and stores nothing', async () => {
-    const [active, gone] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+    const [active, gone] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
     await receiveStock(world, gone, 5);
     await deactivate(gone);
     const agent = world.as('operator');
@@ -40,7 +43,7 @@ describe('Deactivated articles on document lines', () => {
   });
 
   it('When lines are replaced, Then a deactivated article the document already had may stay; one it did not have is refused', async () => {
-    const [kept, added] = [await freshArticle(h.db, world.client.id), await freshArticle(h.db, world.client.id)];
+    const [kept, added] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
     const po = await createOrder(world.as('operator'), world.partners.supplier, [buc(kept, 1)]);
     const so = await createSalesOrder(world, [buc(kept, 1)]);
     await deactivate(kept);
@@ -54,7 +57,7 @@ describe('Deactivated articles on document lines', () => {
   });
 
   it('When an existing purchase-order line of a deactivated article is received, Then the reception is accepted and the stock rises; the stock can still be delivered', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     const po = await createOrder(world.as('operator'), world.partners.supplier, [buc(a, 3)]);
     const so = await createSalesOrder(world, [buc(a, 3)]);
     await deactivate(a);
@@ -63,7 +66,7 @@ describe('Deactivated articles on document lines', () => {
   });
 
   it('When the article is active again, Then it goes on new lines again', async () => {
-    const a = await freshArticle(h.db, world.client.id);
+    const a = await freshArticle(world, world.client.id);
     await deactivate(a);
     await world.as('operator').put(`/api/articles/${a.id}`).send({ active: true }).expect(200);
     await createSalesOrder(world, [buc(a, 1)]);

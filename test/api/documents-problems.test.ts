@@ -6,8 +6,10 @@
 import { expect } from 'chai';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createOrder, inboundState } from '../helpers/inbound-fixtures.js';
-import { buc, createSalesOrder, freshArticle, outboundState, type Article } from '../helpers/outbound-fixtures.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { inboundState, outboundState } from '../fixtures/probes.js';
+import { createOrder } from '../fixtures/purchase-orders.js';
+import { buc, createSalesOrder } from '../fixtures/sales-orders.js';
 
 const INVALID = 'The given data was invalid.';
 
@@ -19,7 +21,7 @@ describe('One answer per document request', () => {
   before(async () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
-    a = await freshArticle(h.db, world.client.id);
+    a = await freshArticle(world, world.client.id);
   });
 
   const agent = () => world.as('operator');

@@ -4,7 +4,7 @@ import * as build from '../../db/seeds/builders.js';
 import { api, type Api } from '../helpers/api.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, MDM_TEST_TOKEN, type Harness } from '../helpers/harness.js';
-import { articleUpdates } from '../helpers/events.js';
+import { eventsOf } from '../fixtures/probes.js';
 
 describe('PATCH /api/integrations/mdm/articles/by-code/{articleCode}', () => {
   let h: Harness;
@@ -31,7 +31,7 @@ describe('PATCH /api/integrations/mdm/articles/by-code/{articleCode}', () => {
     expect(res.body.data).to.include({ id, article_code: code, client_3pl_id: world.client.id, name: 'X', barcode: '123', um3pl_barcode: '123', um3pl: 'KG', active: false, description: 'Before' });
     expect(await row(id)).to.include({ name: 'X', barcode: '123', um3pl: 'KG' });
     expect(Boolean((await row(id)).active)).to.equal(false);
-    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([res.body.data]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([res.body.data]);
   });
 
   it('When the other aliases are sent, Then they update their fields too', async () => {
@@ -59,7 +59,7 @@ describe('PATCH /api/integrations/mdm/articles/by-code/{articleCode}', () => {
     expect(Object.keys(res.body.errors)).to.deep.equal(['title']);
     expect(res.body.errors.title[0]).to.include('title').and.include('name');
     expect(await row(id)).to.deep.equal(before);
-    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([]);
   });
 
   it('When an alias (sent before its field) disagrees with the field, Then it answers 422 naming the alias', async () => {
@@ -119,7 +119,7 @@ describe('PATCH /api/integrations/mdm/articles/by-code/{articleCode}', () => {
     const { id, code } = await fresh();
     const before = (await world.as('viewer').get(`/api/articles/${id}`).expect(200)).body.data;
     expect((await mdm().patch(path(code)).send({ title: 'Name', uom: 'buc' }).expect(200)).body.data).to.deep.equal(before);
-    expect(await articleUpdates(h.db, world.client.id, id)).to.deep.equal([]);
+    expect(await eventsOf(h.db, world.client.id, 'article.updated', id)).to.deep.equal([]);
   });
 
   it('When X-Company-Id is missing, Then it answers 400 and changes nothing', async () => {

@@ -1,11 +1,11 @@
 /** The reception integration: /api/integrations/etsm/* with the shared ETSM_TOKEN. */
 import { expect } from 'chai';
-import * as build from '../../db/seeds/builders.js';
 import { insertReturningId } from '../../src/platform/db/database.js';
 import { nowDb } from '../../src/kernel/time.js';
 import { api } from '../helpers/api.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { buildApp, ETSM_TEST_TOKEN, harness, MDM_TEST_TOKEN, testConfig, type Harness } from '../helpers/harness.js';
+import { makeArticle } from '../fixtures/articles.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 const NOT_CONFIGURED = { message: 'The etsm integration is not configured.' };
@@ -79,8 +79,7 @@ describe('POST /api/integrations/etsm/receptions', () => {
 
   /** A fresh article and a purchase order of `ordered` of it, made through REST. */
   async function freshOrder(ordered = 10): Promise<{ articleId: number; code: string; orderId: number; itemId: number }> {
-    const code = unique('ETSM-');
-    const articleId = await build.insertArticle(h.db, { company_id: world.client.id, article_code: code, description: 'Scanned jar', um3pl: 'BUC' });
+    const { id: articleId, code } = await makeArticle(world, world.client.id, { prefix: 'ETSM-' });
     const order = await world
       .as('operator')
       .post('/api/purchase-orders')

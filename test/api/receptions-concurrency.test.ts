@@ -5,10 +5,10 @@
  */
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import * as build from '../../db/seeds/builders.js';
 import { engineOf } from '../../src/platform/db/database.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
+import { makeArticle } from '../fixtures/articles.js';
 
 const FIELD = 'selected_items.0.quantity_um3pl';
 
@@ -22,7 +22,7 @@ describe('Concurrent receptions (POST /api/receptions)', () => {
   });
 
   /** A fresh article (so its stock is this test's alone) and a purchase order of `ordered` of it. */
-  const freshArticle = () => build.insertArticle(h.db, { company_id: world.client.id, article_code: unique('RACE-'), description: 'Racing jar', um3pl: 'BUC' });
+  const freshArticle = async () => (await makeArticle(world, world.client.id, { prefix: 'RACE-' })).id;
 
   async function orderOf(ordered: number): Promise<{ articleId: number; orderId: number; itemId: number }> {
     const articleId = await freshArticle();

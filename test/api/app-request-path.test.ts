@@ -166,7 +166,7 @@ describe('Request path', () => {
       ['per_page=101', '/api/companies?per_page=101', { per_page: ['The per_page field must not be greater than 100.'] }],
       ['page=0', '/api/companies?page=0', { page: ['The page field must be at least 1.'] }],
       ['page=abc', '/api/companies?page=abc', { page: ['The page field must be an integer.'] }],
-      ['a list in an integer filter (8,9)', '/api/stock?article_id=8,9', { article_id: ['The article_id field must be an integer.'] }],
+      ['a list in an integer filter (8,9)', '/api/stock?warehouse_id=8,9', { warehouse_id: ['The warehouse_id field must be an integer.'] }],
       ['an empty page=', '/api/companies?page=', { page: ['The page field must not be empty; leave it out instead.'] }],
       ['a non-integer path id', '/api/partners/abc', { id: ['The id field must be an integer.'] }],
       ['a path id of 0', '/api/partners/0', { id: ['The id field must be at least 1.'] }],

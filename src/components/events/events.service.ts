@@ -1,0 +1,90 @@
+/**
+ * GET /api/events: the outbox read as a feed, each event exactly the body its webhook delivery
+ * carries. A reader passes the id of the last event it has as `after`; the feed answers the events
+ * that follow it in feed order (src/platform/feeds/sequencer.ts: every committed event once, in an
+ * order that never changes). A company sees the events of the clients in its scope whose module
+ * is on for that client. Events are kept EVENTS_RETENTION_DAYS (30 at least) and then removed.
+ */
+import type { Knex } from 'knex';
+import { MODULES } from '../../kernel/access.js';
+import { nowDb } from '../../kernel/time.js';
+import { InputError } from '../../platform/errors.js';
+import { EVENTS_FEED, hasUnstamped, stampFeed } from '../../platform/feeds/sequencer.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import { eventEnvelope, type EventEnvelope, type EventType } from '../../platform/outbox.js';
+import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
+import { activeModulesOf } from '../companies/companies.service.js';
+import * as repository from './events.repository.js';
+import type { Visibility } from './events.repository.js';
+
+/** The module each event type belongs to (the content module of its resource). */
+export const EVENT_MODULES: Readonly<Record<EventType, (typeof MODULES)[number]['slug']>> = {
+  'article.created': 'articles',
+  'article.updated': 'articles',
+  'purchase_order.created': 'inbound',
+  'purchase_order.updated': 'inbound',
+  'reception.created': 'inbound',
+  'reception.updated': 'inbound',
+  'sales_order.created': 'outbound',
+  'sales_order.updated': 'outbound',
+  'sales_order.status_changed': 'outbound',
+  'return.created': 'returns',
+  'stock.changed': 'stock',
+};
+
+const messages = {
+  unknownAfter: (id: string) =>
+    `No event ${id} in this feed: pass the id of an event it answered (events are kept for the retention period); leave after out to start from the oldest event kept.`,
+};
+
+export type EventPage = Schema<'EventFeedPage'>;
+
+/** The clients in scope grouped by the event types they may see (one group per set of modules on). */
+async function visibility(ctx: TenantContext, types: readonly EventType[] | undefined): Promise<Visibility[]> {
+  const scope = companyScope(ctx);
+  const wanted = types ?? (Object.keys(EVENT_MODULES) as EventType[]);
+  const groups = new Map<string, { companyIds: number[]; types: EventType[] }>();
+  for (const clientId of scope.clientIds) {
+    const on = new Set(await activeModulesOf(ctx.db, clientId));
+    const visible = wanted.filter((type) => on.has(EVENT_MODULES[type]));
+    if (visible.length === 0) continue;
+    const key = visible.join(',');
+    const group = groups.get(key) ?? { companyIds: [], types: visible };
+    group.companyIds.push(clientId);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+function toEvent(row: repository.FeedEventRow): EventEnvelope {
+  return eventEnvelope({ id: row.event_id, type: row.type, occurredAt: row.occurred_at, companyId: Number(row.company_id), data: JSON.parse(row.data) as unknown });
+}
+
+export async function listEvents(ctx: TenantContext, query: { after?: string; types?: readonly EventType[]; perPage: number }): Promise<EventPage> {
+  if (await hasUnstamped(ctx.db, EVENTS_FEED)) await stampFeed(ctx.db, EVENTS_FEED);
+  let afterSeq = 0;
+  if (query.after !== undefined) {
+    const place = await repository.placeOf(ctx.db, query.after, companyScope(ctx).clientIds);
+    if (place === undefined) throw InputError.field('after', messages.unknownAfter(query.after));
+    afterSeq = place;
+  }
+  const groups = await visibility(ctx, query.types);
+  if (groups.length === 0) return { data: [], meta: { next_cursor: null } };
+  // One row more than the page says whether anything follows yet.
+  const rows = await repository.eventsAfter(ctx.db, { afterSeq, groups, limit: query.perPage + 1 });
+  const data = rows.slice(0, query.perPage).map(toEvent);
+  return { data, meta: { next_cursor: rows.length > query.perPage ? data[data.length - 1]!.id : null } };
+}
+
+const DAY_MS = 86_400_000;
+
+/** The scheduled cleanup: events older than the retention whose fan-out is over go, in batches. */
+export function pruneEvents(retentionDays: number): { name: string; run(db: Knex): Promise<void> } {
+  return {
+    name: 'prune-events',
+    run: async (db) => {
+      const cutoff = nowDb(() => Date.now() - retentionDays * DAY_MS);
+      while ((await repository.deleteEventsBefore(db, cutoff, 1000)) > 0);
+    },
+  };
+}

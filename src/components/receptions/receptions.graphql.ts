@@ -1,0 +1,48 @@
+/** The Reception type and its query in the GraphQL schema. */
+import { builder } from '../../graphql/builder.js';
+import { pageLimit, requireModule } from '../../graphql/context.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import { receptionsAfter } from './receptions.service.js';
+
+const ReceptionItemType = builder.objectRef<Schema<'ReceptionItem'>>('ReceptionItem').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    po_item_id: t.exposeInt('po_item_id'),
+    article_id: t.exposeInt('article_id'),
+    article_code: t.exposeString('article_code'),
+    um3pl: t.exposeString('um3pl'),
+    quantity_um3pl: t.exposeFloat('quantity_um3pl'),
+  }),
+});
+
+const ReceptionType = builder.objectRef<Schema<'Reception'>>('Reception').implement({
+  description: 'Goods received against a purchase order.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    client_3pl_id: t.exposeInt('client_3pl_id'),
+    purchase_order_id: t.exposeInt('purchase_order_id'),
+    warehouse_id: t.exposeInt('warehouse_id'),
+    internal_code: t.exposeString('internal_code', { nullable: true }),
+    notes: t.exposeString('notes', { nullable: true }),
+    external_reference: t.exposeString('external_reference', { nullable: true }),
+    items: t.expose('items', { type: [ReceptionItemType] }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  receptions: t.field({
+    type: [ReceptionType],
+    description: 'Receptions in scope by id; pass the last id seen as `after`. Needs the inbound module.',
+    args: { limit: t.arg.int({ description: '1 to 100 (default 25).' }), purchase_order_id: t.arg.int(), after: t.arg.int() },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'inbound');
+      return receptionsAfter(ctx.tenant, {
+        after: args.after ?? undefined,
+        purchaseOrderId: args.purchase_order_id ?? undefined,
+        limit: pageLimit(args.limit, 25, 100),
+      });
+    },
+  }),
+}));

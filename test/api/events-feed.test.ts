@@ -1,0 +1,137 @@
+/** GET /api/events: the outbox read as a feed, in the order the sequencer gives. */
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { createFanOut } from '../../src/components/webhooks/webhooks.fan-out.js';
+import { nowDb } from '../../src/kernel/time.js';
+import { createWorld, type World } from '../helpers/factories.js';
+import { harness, isolatedHarness, type Harness, type Isolated } from '../helpers/harness.js';
+import { makeArticle } from '../fixtures/articles.js';
+import { createOrder } from '../fixtures/purchase-orders.js';
+import { outboxEvents } from '../fixtures/probes.js';
+
+interface FeedEvent {
+  id: string;
+  type: string;
+  timestamp: string;
+  company_id: number;
+  data: Record<string, unknown>;
+}
+
+/** Every event after `after` that `read` answers, following next_cursor page by page. */
+async function readAll(read: (after: string | undefined) => Promise<{ data: FeedEvent[]; meta: { next_cursor: string | null } }>, after?: string): Promise<FeedEvent[]> {
+  const all: FeedEvent[] = [];
+  let cursor = after;
+  for (;;) {
+    const page = await read(cursor);
+    all.push(...page.data);
+    if (page.meta.next_cursor === null) return all;
+    cursor = page.meta.next_cursor;
+  }
+}
+
+describe('GET /api/events', () => {
+  let h: Harness;
+  let world: World;
+  let other: World;
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+    other = await createWorld(h.app, h.db);
+  });
+
+  const feed = (w: World, actor: 'viewer' | 'providerAdmin' | 'otherClientAdmin', query: string) =>
+    w.as(actor).get(`/api/events${query}`);
+
+  it('When a client writes, Then its events come in the order they committed, each once, following next_cursor page by page', async () => {
+    const first = await makeArticle(world);
+    await makeArticle(world);
+    await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: first.id, um3pl: 'BUC', quantity_um3pl: 3 }]);
+    const recorded = [
+      ...(await outboxEvents(h.db, world.client.id, 'article.created')),
+      ...(await outboxEvents(h.db, world.client.id, 'purchase_order.created')),
+    ].map((e) => e.event_id);
+
+    const read = async (after: string | undefined) =>
+      (await feed(world, 'viewer', `?per_page=2${after ? `&after=${after}` : ''}`).expect(200)).body as { data: FeedEvent[]; meta: { next_cursor: string | null } };
+    const events = await readAll(read);
+    expect(events.map((e) => e.id)).to.have.members(recorded);
+    expect(new Set(events.map((e) => e.id)).size).to.equal(events.length);
+    expect(events.map((e) => e.type)).to.deep.equal(['article.created', 'article.created', 'purchase_order.created']);
+    for (const e of events) expect(e.company_id).to.equal(world.client.id);
+
+    const again = await readAll(read);
+    expect(again, 'the order never changes').to.deep.equal(events);
+    const tail = await feed(world, 'viewer', `?after=${events[events.length - 1]!.id}`).expect(200);
+    expect(tail.body).to.deep.equal({ data: [], meta: { next_cursor: null } });
+    const pages = [await read(undefined), await read(events[1]!.id)];
+    expect(pages[0].meta.next_cursor, 'more follow a full page').to.equal(events[1]!.id);
+    expect(pages[1].data.map((e) => e.id)).to.deep.equal([events[2]!.id]);
+    expect(pages[1].meta.next_cursor, 'nothing follows yet').to.equal(null);
+  });
+
+  it('When types is given, Then only those types come; a type outside the catalogue is a 422 on types', async () => {
+    const res = await feed(world, 'viewer', '?types=purchase_order.created,stock.changed').expect(200);
+    expect(res.body.data.map((e: FeedEvent) => e.type)).to.deep.equal(['purchase_order.created']);
+    const bad = await feed(world, 'viewer', '?types=article.deleted').expect(422);
+    expect(Object.keys(bad.body.errors)).to.deep.equal(['types']);
+    expect(bad.body.errors.types[0]).to.match(/^The types field must be one of: article.created, /);
+  });
+
+  it('When the provider reads in its own scope, Then it sees both clients\' events; a client sees its own only, and another tenant none', async () => {
+    await makeArticle(world, world.otherClient.id);
+    const provider = await readAll(async (after) => (await world.as('providerAdmin').get(`/api/events?per_page=500${after ? `&after=${after}` : ''}`).expect(200)).body);
+    const companies = new Set(provider.map((e) => e.company_id));
+    expect([...companies].sort()).to.deep.equal([world.client.id, world.otherClient.id].sort());
+    const client = (await feed(world, 'viewer', '?per_page=500').expect(200)).body.data as FeedEvent[];
+    expect(client.every((e) => e.company_id === world.client.id)).to.equal(true);
+    expect(provider.filter((e) => e.company_id === world.client.id)).to.deep.equal(client);
+    const stranger = (await other.as('providerAdmin').get('/api/events?per_page=500').expect(200)).body.data as FeedEvent[];
+    expect(stranger.some((e) => e.company_id === world.client.id || e.company_id === world.otherClient.id)).to.equal(false);
+  });
+
+  it("When after names an event of another company or no event at all, Then it is a 422 on after saying where to start", async () => {
+    const theirs = (await feed(world, 'providerAdmin', '?per_page=500').expect(200)).body.data.find((e: FeedEvent) => e.company_id === world.otherClient.id);
+    const res = await feed(world, 'viewer', `?after=${theirs.id}`).expect(422);
+    expect(res.body.errors.after[0]).to.match(/^No event evt_\S+ in this feed: .*leave after out to start from the oldest event kept\.$/);
+    await feed(world, 'viewer', '?after=evt_nothing').expect(422);
+    await feed(world, 'viewer', '?per_page=501').expect(422);
+  });
+
+  it("When a client's module is off, Then the feed leaves out the event types of that module, and shows them again once it is on", async () => {
+    const modules = () => h.db('company_modules').where({ company_id: world.client.id, module: 'articles' });
+    await modules().update({ active: false });
+    try {
+      const res = await world.as('providerAdmin').get('/api/events?per_page=500').expect(200);
+      const mine = (res.body.data as FeedEvent[]).filter((e) => e.company_id === world.client.id);
+      expect(mine.map((e) => e.type)).to.deep.equal(['purchase_order.created']);
+    } finally {
+      await modules().update({ active: true });
+    }
+    const back = await world.as('providerAdmin').get('/api/events?per_page=500').expect(200);
+    expect((back.body.data as FeedEvent[]).some((e) => e.company_id === world.client.id && e.type === 'article.created')).to.equal(true);
+  });
+});
+
+describe('GET /api/events: the bodies webhooks deliver', () => {
+  let h: Isolated;
+
+  before(async () => {
+    h = await isolatedHarness();
+  });
+  after(async () => h.close());
+
+  it('When events are fanned out to a subscription, Then each feed item is exactly the body of its delivery', async () => {
+    const world = await createWorld(h.app, h.db);
+    await world.as('admin').post('/api/webhooks').send({ url: 'http://127.0.0.1:9/hooks', events: ['*'] }).expect(201);
+    const article = await makeArticle(world);
+    await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 2 }]);
+    await createFanOut({ db: h.db, logger: pino({ level: 'silent' }), now: () => nowDb() })();
+
+    const events = (await world.as('viewer').get('/api/events').expect(200)).body.data as FeedEvent[];
+    expect(events.map((e) => e.type)).to.deep.equal(['article.created', 'purchase_order.created']);
+    const payloads = await h.db('webhook_deliveries').select('event_id', 'payload');
+    const byEvent = new Map(payloads.map((p: { event_id: string; payload: string }) => [p.event_id, JSON.parse(p.payload)]));
+    for (const event of events) expect(event, event.type).to.deep.equal(byEvent.get(event.id));
+  });
+});
