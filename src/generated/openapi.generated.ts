@@ -2398,6 +2398,11 @@ export interface components {
              */
             delivered_quantity_um3pl: number;
         };
+        /**
+         * @example {
+         *       "reason": "Customer credit check pending."
+         *     }
+         */
         SalesOrderHold: {
             /**
              * @description Why the order is held (shown as `hold_reason` and in the 422 of a refused shipment or move).
@@ -5033,6 +5038,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "carrier": "DHL",
+                 *       "service": "Express 12:00",
+                 *       "tracking_number": "JD014600006281230704",
+                 *       "tracking_url": "https://www.dhl.com/track?id=JD014600006281230704"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ShipmentCreate"];
             };
         };
