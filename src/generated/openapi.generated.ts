@@ -2375,23 +2375,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        SalesOrderLine: {
-            /**
-             * Format: int32
-             * @description The line's id (`so_item_id` of a shipment line).
-             * @example 9001
-             */
-            id: number;
-            /**
-             * Format: int32
-             * @example 101
-             */
-            article_id: number;
-            /** @example ACME-TOM-400 */
-            article_code: string;
-            /** @example BUC */
-            um3pl: string;
-            quantity_um3pl: components["schemas"]["Quantity"];
+        /** @description A line of a sales order; its `id` is the `so_item_id` of shipment lines. */
+        SalesOrderLine: components["schemas"]["DocumentLine"] & {
             /**
              * @description What the order's shipments took of this line so far (0 to `quantity_um3pl`); the line has `quantity_um3pl - delivered_quantity_um3pl` left to ship, and that is what the order reserves while it is open.
              * @example 4
