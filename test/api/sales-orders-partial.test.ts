@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle } from '../fixtures/articles.js';
-import { deliveryMovements, eventsOf, outboundState } from '../fixtures/probes.js';
+import { deliveryMovements, eventsAfter, eventsOf, lastEventId as lastEvent, outboundState } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough, ship, type SalesOrder } from '../fixtures/sales-orders.js';
 import { levels, receiveStock, stockRow } from '../fixtures/stock.js';
 
@@ -22,9 +22,8 @@ describe('POST /api/sales-orders/{id}/status', () => {
   });
 
   const move = (id: number, status: string) => world.as('operator').post(`/api/sales-orders/${id}/status`).send({ status });
-  const lastEventId = async () => Number((await h.db('outbox_events').max({ id: 'id' }).first())?.id ?? 0);
-  const eventsSince = async (afterId: number) =>
-    (await h.db('outbox_events').where('company_id', world.client.id).where('id', '>', afterId).orderBy('id').select('type', 'data')).map((e) => [e.type, JSON.parse(e.data)]);
+  const lastEventId = () => lastEvent(h.db);
+  const eventsSince = (afterId: number) => eventsAfter(h.db, world.client.id, afterId);
 
   /** A picked order of 5 of `a` and 2 of `b` (10 of each on hand), 2 of `a` shipped: partially delivered. */
   async function partlyShipped(): Promise<{ order: SalesOrder; a: number; b: number }> {

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
-import { expectApiTime, expectId, ledgerMismatches, movementsOf } from '../fixtures/probes.js';
+import { eventsAfter, expectApiTime, expectId, lastEventId as lastEvent, ledgerMismatches, movementsOf } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough, ship, type Line, type SalesOrder, type Shipment } from '../fixtures/sales-orders.js';
 import { levels, receiveStock, stockRow } from '../fixtures/stock.js';
 
@@ -24,9 +24,8 @@ describe('POST /api/sales-orders/{id}/shipments', () => {
 
   const kgLine = (article: Article, quantity: number | string): Line => ({ article_id: article.id, um3pl: 'KG', quantity_um3pl: quantity });
   const getOrder = async (id: number): Promise<SalesOrder> => (await world.as('viewer').get(`/api/sales-orders/${id}`).expect(200)).body.data;
-  const lastEventId = async () => Number((await h.db('outbox_events').max({ id: 'id' }).first())?.id ?? 0);
-  const eventsSince = async (afterId: number) =>
-    (await h.db('outbox_events').where('company_id', world.client.id).where('id', '>', afterId).orderBy('id').select('type', 'data')).map((e) => [e.type, JSON.parse(e.data)]);
+  const lastEventId = () => lastEvent(h.db);
+  const eventsSince = (afterId: number) => eventsAfter(h.db, world.client.id, afterId);
 
   /** A picked order of `lines`, each article's stock received first (`stock` per line, the line's quantity unless told). */
   async function pickedOrder(lines: Line[], stock?: number[]): Promise<SalesOrder> {

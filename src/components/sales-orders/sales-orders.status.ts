@@ -17,6 +17,7 @@ import { linesLeft, lockedOrder, reserveLines, writeOrder } from './sales-orders
 import { everythingLeft, shipLines } from './shipments.ship.js';
 
 const SHORT = 'Not enough stock to deliver the order; nothing was delivered.';
+const WITHOUT_TRACKING = { carrier: null, service: null, tracking_number: null, tracking_url: null, internal_code: null } as const;
 
 export async function changeSalesOrderStatus(ctx: TenantContext, id: number, to: SalesOrderStatus): Promise<SalesOrderResource> {
   return writeOrder(ctx, 'sales_order.status_changed', async (tx) => {
@@ -27,9 +28,7 @@ export async function changeSalesOrderStatus(ctx: TenantContext, id: number, to:
     if (held) throw InputError.field('on_hold', held);
     if (to === 'delivered') {
       // The shipment of everything left moves the order to delivered and writes its history.
-      await shipLines(tx, ctx, order, everythingLeft(order), {
-        carrier: null, service: null, tracking_number: null, tracking_url: null, internal_code: null,
-      }, { cause: 'delivery', shortMessage: SHORT });
+      await shipLines(tx, ctx, order, everythingLeft(order), WITHOUT_TRACKING, { cause: 'delivery', shortMessage: SHORT });
       return id;
     }
     if (!(await repository.moveStatus(tx, id, order.status, to))) throw new Error(`Sales order ${id} changed under its lock`);
