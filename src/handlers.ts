@@ -14,6 +14,7 @@ import { purchaseOrderHandlers } from './components/purchase-orders/purchase-ord
 import { receptionHandlers } from './components/receptions/receptions.handlers.js';
 import { returnHandlers } from './components/returns/returns.handlers.js';
 import { salesOrderHandlers } from './components/sales-orders/sales-orders.handlers.js';
+import { shipmentHandlers } from './components/sales-orders/shipments.handlers.js';
 import { stockHandlers } from './components/stock/stock.handlers.js';
 import { webhookHandlers } from './components/webhooks/webhooks.handlers.js';
 import { eventHandlers } from './components/events/events.handlers.js';
@@ -32,6 +33,7 @@ export const handlers: HandlerMap = {
   ...receptionHandlers,
   ...etsmHandlers,
   ...salesOrderHandlers,
+  ...shipmentHandlers,
   ...returnHandlers,
   ...webhookHandlers,
   ...eventHandlers,

@@ -2,15 +2,16 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from './helpers/database.js';
-import { migrateLatest, migrateTo, rollbackAll } from '../db/migrations/index.js';
+import { migrateLatest, migrateTo, migrationSource, rollbackAll } from '../db/migrations/index.js';
 import * as build from '../db/seeds/builders.js';
 import { serviceRunEnd } from '../db/migrations/008_article_id_sequence.js';
+import { insertReturningId } from '../src/platform/db/database.js';
 
 const TABLES = [
   'companies', 'users', 'company_users', 'company_modules', 'personal_access_tokens', 'partners', 'warehouses', 'units', 'heartbeats',
   'articles', 'outbox_events', 'idempotency_keys', 'purchase_orders', 'purchase_order_items', 'receptions', 'reception_items',
   'stock_balances', 'stock_movements', 'sales_orders', 'sales_order_items', 'sales_order_status_history', 'returns', 'return_items',
-  'webhooks', 'webhook_deliveries', 'article_id_sequence',
+  'webhooks', 'webhook_deliveries', 'article_id_sequence', 'shipments', 'shipment_items',
 ];
 
 async function tablesOf(db: Knex): Promise<string[]> {
@@ -91,6 +92,76 @@ describe('Migrations', () => {
       expect((await db('stock_movements').select('article_id')).map((r) => Number(r.article_id))).to.deep.equal([5]);
       const next = await build.insertArticle(db, { company_id: client, article_code: 'NEXT', description: 'n', um3pl: 'BUC' });
       expect(next).to.equal(6);
+    });
+  });
+
+  describe('012: shipments, delivered quantities and holds', () => {
+    let old: TestDatabase;
+    const now = '2026-01-01 00:00:00.000000';
+    const deliveredAt = '2026-03-04 05:06:07.123456';
+    let orders: { delivered: number; picked: number };
+    let lines: { delivered: number[]; picked: number[] };
+
+    before(async () => {
+      old = await createScratchDatabase();
+      const db = old.db;
+      await migrateTo(db, '011_events_feed');
+      const provider = await build.insertCompany(db, { name: 'P', type: 'provider' });
+      const client = await build.insertCompany(db, { name: 'C', type: 'client', provider_id: provider });
+      const warehouse = await build.insertWarehouse(db, { company_id: provider, code: 'W', name: 'W' });
+      const partner = await build.insertPartner(db, { company_id: client, type: 'client', name: 'Customer' });
+      const article = await build.insertArticle(db, { company_id: client, article_code: 'A', description: 'a', um3pl: 'BUC' });
+      const order = async (code: string, status: string, quantities: number[]): Promise<[number, number[]]> => {
+        const id = await insertReturningId(db, 'sales_orders', { company_id: client, partner_id: partner, source_warehouse_id: warehouse, stock_type: 'STOC_OK', internal_code: code, status, created_at: now, updated_at: now });
+        const items: number[] = [];
+        for (const quantity of quantities) items.push(await insertReturningId(db, 'sales_order_items', { sales_order_id: id, article_id: article, um3pl: 'BUC', quantity }));
+        for (const step of ['new', 'picking', 'picked', ...(status === 'delivered' ? ['delivered'] : [])]) {
+          await db('sales_order_status_history').insert({ sales_order_id: id, status: step, user_id: null, at: step === 'delivered' ? deliveredAt : now });
+        }
+        return [id, items];
+      };
+      const [delivered, deliveredLines] = await order('SO-D', 'delivered', [3000, 1500]);
+      const [picked, pickedLines] = await order('SO-P', 'picked', [2000]);
+      orders = { delivered, picked };
+      lines = { delivered: deliveredLines, picked: pickedLines };
+      await migrateTo(db, '012_shipments');
+    });
+
+    after(async () => {
+      await old?.close();
+    });
+
+    it('When orders delivered before it are migrated, Then their lines are fully delivered with one shipment of all of them, shipped when they were delivered; open orders have delivered nothing and none is held', async () => {
+      const db = old.db;
+      const items = await db('sales_order_items').orderBy('id').select('id', 'quantity', 'delivered_quantity');
+      expect(items.map((i) => [Number(i.id), Number(i.delivered_quantity)])).to.deep.equal([[lines.delivered[0], 3000], [lines.delivered[1], 1500], [lines.picked[0], 0]]);
+      const shipments = await db('shipments').select('*');
+      expect(shipments).to.have.length(1);
+      expect(shipments[0]).to.deep.include({ sales_order_id: orders.delivered, carrier: null, tracking_number: null, internal_code: null });
+      for (const column of ['shipped_at', 'created_at', 'updated_at']) expect(String(shipments[0][column] instanceof Date ? shipments[0][column].toISOString() : shipments[0][column])).to.match(/^2026-03-04[T ]05:06:07\.123/);
+      const shipped = await db('shipment_items').orderBy('id').select('shipment_id', 'sales_order_item_id', 'quantity');
+      expect(shipped.map((i) => [Number(i.shipment_id), Number(i.sales_order_item_id), Number(i.quantity)])).to.deep.equal([
+        [shipments[0].id, lines.delivered[0], 3000],
+        [shipments[0].id, lines.delivered[1], 1500],
+      ]);
+      expect((await db('sales_orders').orderBy('id').select('on_hold', 'hold_reason')).map((o) => [Boolean(o.on_hold), o.hold_reason])).to.deep.equal([[false, null], [false, null]]);
+    });
+
+    it('When it is rolled back while an order is partially delivered, Then it refuses and names why; once none is, it rolls back and its columns and tables are gone', async () => {
+      const db = old.db;
+      await db('sales_orders').where('id', orders.picked).update({ status: 'partially_delivered' });
+      const refusal = await db.migrate.down({ migrationSource }).then(() => undefined, (error: Error) => error.message);
+      expect(refusal).to.contain('012_shipments cannot be rolled back: 1 sales orders are partially_delivered or closed');
+      expect(await db.schema.hasTable('shipments')).to.equal(true);
+      await db('sales_orders').where('id', orders.picked).update({ status: 'picked' });
+      await db.migrate.down({ migrationSource });
+      expect(await db.schema.hasTable('shipments')).to.equal(false);
+      expect(await db.schema.hasTable('shipment_items')).to.equal(false);
+      expect(await db.schema.hasColumn('sales_order_items', 'delivered_quantity')).to.equal(false);
+      expect(await db.schema.hasColumn('sales_orders', 'on_hold')).to.equal(false);
+      expect(await db.schema.hasColumn('sales_orders', 'hold_reason')).to.equal(false);
+      expect((await db('sales_orders').orderBy('id').select('id', 'status')).map((o) => [o.id, o.status])).to.deep.equal([[orders.delivered, 'delivered'], [orders.picked, 'picked']]);
+      expect((await db('sales_order_items').count({ n: '*' }).first())!.n).to.satisfy((n: number | string) => Number(n) === 3);
     });
   });
 });

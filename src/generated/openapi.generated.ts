@@ -692,10 +692,19 @@ export interface paths {
         put?: never;
         /**
          * Move a sales order to another status
-         * @description `new` -> `picking` -> `picked` -> `delivered`; `cancelled` from any status before `delivered`.
-         *     A move the graph forbids is a 422 listing the allowed moves. `delivered` confirms the delivery:
-         *     stock of the order's warehouse and stock type falls by every line, all or nothing; too little
-         *     stock is a 422 naming each short line. Records `sales_order.status_changed` (and `stock.changed`).
+         * @description `new` -> `picking` -> `picked` -> `delivered`; `cancelled` from `new`, `picking` or `picked`
+         *     (while nothing has shipped); `partially_delivered` -> `delivered` or `closed`. A move the graph
+         *     forbids is a 422 on `status` listing the allowed moves; `partially_delivered` is reached only
+         *     by a shipment (`POST /api/sales-orders/{id}/shipments`). While the order is on hold, every
+         *     move but `cancelled` is a 422 on `on_hold` that names the hold.
+         *
+         *     `delivered` ships everything the order has left as one shipment without tracking (it shows in
+         *     the order's `shipments` and `GET /api/shipments`): stock of the order's warehouse and stock
+         *     type falls by every remaining line, all or nothing; too little stock is a 422 naming each
+         *     short line. Its `stock.changed` events keep the cause `delivery` and the document
+         *     `{type: "sales_order", id}` they always had. `closed` gives up what a partially delivered
+         *     order has left and frees its reservation; `cancelled` frees the whole reservation. Records
+         *     `sales_order.status_changed` (and `stock.changed`, and `shipment.created` for `delivered`).
          *
          *     Safe to retry: a move to the status the order already has answers 200 with the order as it is
          *     (no history entry, no event, no stock change), and the move takes an `Idempotency-Key`. A move
@@ -703,6 +712,135 @@ export interface paths {
          *     after a concurrent move to `picking` cancels the picking order). No body is a 422 on `status`.
          */
         post: operations["changeSalesOrderStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-orders/{id}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold a sales order
+         * @description Stops an open order (`new`, `picking`, `picked` or `partially_delivered`) from shipping or
+         *     moving until it is released: while held, a shipment or a status move other than `cancelled`
+         *     is a 422 on `on_hold` that names the hold and its reason. A held order may still be updated
+         *     (`PUT`) or cancelled (which lifts the hold). A delivered, closed or cancelled order is a 422
+         *     on `status`. Records `sales_order.updated` (the order shows `on_hold: true` and
+         *     `hold_reason`).
+         *
+         *     Safe to retry: holding an order already held for the same reason answers 200 with the order
+         *     as it is (no event); another reason replaces the reason (and records `sales_order.updated`).
+         *     Takes an `Idempotency-Key`, so that a retry that arrives after a release is not a new hold.
+         */
+        post: operations["holdSalesOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-orders/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a held sales order
+         * @description Lifts the hold: the order ships and moves again (`on_hold: false`, `hold_reason: null`).
+         *     Records `sales_order.updated`.
+         *
+         *     Safe to retry: releasing an order that is not held answers 200 with the order as it is (no
+         *     event), whatever its status. Takes an `Idempotency-Key`, so that a retry that arrives after
+         *     a new hold does not lift it.
+         */
+        post: operations["releaseSalesOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-orders/{id}/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ship a sales order, or part of it
+         * @description Records what left the warehouse for the order, with its carrier and tracking. `items` names
+         *     the order lines shipped (`so_item_id`, the line's `id`) and how much of each, at most what
+         *     the line has left; without `items` the shipment takes everything the order has left. Allowed
+         *     while the order is `picking`, `picked` or `partially_delivered` (else a 422 on `status`) and
+         *     not on hold (else a 422 on `on_hold` that names the hold).
+         *
+         *     Stock of the order's warehouse and stock type falls by every shipped line, and the order's
+         *     reservation by the same, in one transaction, all or nothing: too little stock, or more than a
+         *     line has left, is a 422 naming each line, and nothing changes. Stock never goes below zero and
+         *     a line never ships beyond its quantity, whatever the concurrency. The order becomes
+         *     `partially_delivered`, or `delivered` once every line is complete.
+         *
+         *     Records `stock.changed` per line (cause `shipment`, document `{type: "shipment", id}`),
+         *     `shipment.created`, and `sales_order.status_changed` when the order's status moved (else
+         *     `sales_order.updated`: its lines' `delivered_quantity_um3pl` and `shipments` changed). Take
+         *     an `Idempotency-Key`: a retry after a lost answer then never ships twice.
+         */
+        post: operations["createShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shipments
+         * @description Shipments of the clients in scope, newest first.
+         */
+        get: operations["listShipments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a shipment
+         * @description One shipment with its lines; 404 for any id outside the scope.
+         */
+        get: operations["getShipment"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2158,11 +2296,15 @@ export interface components {
             data: components["schemas"]["Return"];
         };
         /**
-         * @description `new` -> `picking` -> `picked` -> `delivered`; `cancelled` from any state before `delivered`.
+         * @description `new` -> `picking` -> `picked` -> `delivered`. A shipment of part of the order (from `picking`
+         *     or `picked`) makes it `partially_delivered`; the shipment that completes it, or a move to
+         *     `delivered`, makes it `delivered`. `partially_delivered` -> `closed` gives up the rest.
+         *     `cancelled` from `new`, `picking` or `picked` (while nothing has shipped). Open orders (`new`,
+         *     `picking`, `picked`, `partially_delivered`) reserve what their lines have left to ship.
          * @example new
          * @enum {string}
          */
-        SalesOrderStatus: "new" | "picking" | "picked" | "delivered" | "cancelled";
+        SalesOrderStatus: "new" | "picking" | "picked" | "partially_delivered" | "delivered" | "closed" | "cancelled";
         /**
          * @example {
          *       "status": "picking"
@@ -2216,10 +2358,42 @@ export interface components {
             status: components["schemas"]["SalesOrderStatus"];
             notes: components["schemas"]["Notes"];
             external_reference: components["schemas"]["ExternalReference"];
-            items: components["schemas"]["DocumentLine"][];
+            /**
+             * @description True while the order is held (`POST /api/sales-orders/{id}/hold`); it then neither ships nor moves, except to `cancelled`.
+             * @example false
+             */
+            on_hold: boolean;
+            /**
+             * @description Why the order is held; null when it is not.
+             * @example null
+             */
+            hold_reason: string | null;
+            items: components["schemas"]["SalesOrderLine"][];
+            /** @description The order's shipments, oldest first. */
+            shipments: components["schemas"]["ShipmentSummary"][];
             status_history: components["schemas"]["SalesOrderStatusHistoryEntry"][];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A line of a sales order; its `id` is the `so_item_id` of shipment lines. */
+        SalesOrderLine: components["schemas"]["DocumentLine"] & {
+            /**
+             * @description What the order's shipments took of this line so far (0 to `quantity_um3pl`); the line has `quantity_um3pl - delivered_quantity_um3pl` left to ship, and that is what the order reserves while it is open.
+             * @example 4
+             */
+            delivered_quantity_um3pl: number;
+        };
+        /**
+         * @example {
+         *       "reason": "Customer credit check pending."
+         *     }
+         */
+        SalesOrderHold: {
+            /**
+             * @description Why the order is held (shown as `hold_reason` and in the 422 of a refused shipment or move).
+             * @example Customer credit check pending.
+             */
+            reason: string;
         };
         SalesOrderCreate: {
             /**
@@ -2277,6 +2451,132 @@ export interface components {
         SalesOrderBulkRequest: {
             /** @description 1 to 100 sales order create bodies, each checked on its own. */
             items: components["schemas"]["SalesOrderCreate"][];
+        };
+        ShipmentLineInput: {
+            /**
+             * Format: int32
+             * @description A line of the order (its `items[].id`); each line at most once per shipment (else a 422 on this field).
+             * @example 9001
+             */
+            so_item_id: number;
+            /** @description What ships of the line, in its unit; at most what the line has left to ship. */
+            quantity_um3pl: components["schemas"]["QuantityInput"];
+        };
+        /**
+         * @description Every field is optional; without `items` the shipment takes everything the order has left to ship.
+         * @example {
+         *       "carrier": "DHL",
+         *       "tracking_number": "JD014600006281230704",
+         *       "items": [
+         *         {
+         *           "so_item_id": 9001,
+         *           "quantity_um3pl": 4
+         *         }
+         *       ]
+         *     }
+         */
+        ShipmentCreate: {
+            /** @example DHL */
+            carrier?: string;
+            /** @example Express 12:00 */
+            service?: string;
+            /** @example JD014600006281230704 */
+            tracking_number?: string;
+            /**
+             * @description An absolute http or https URL where the parcel can be followed (else a 422 on this field).
+             * @example https://www.dhl.com/track?id=JD014600006281230704
+             */
+            tracking_url?: string;
+            /**
+             * Format: date-time
+             * @description When the goods left (default now); from 2000-01-01 to at most 10 minutes ahead of the server's clock (else a 422 on this field).
+             * @example 2026-11-21T15:30:00Z
+             */
+            shipped_at?: string;
+            /**
+             * @description The shipment's code in your system (a delivery note number), unique per client among shipments (a repeat is a 422).
+             * @example DN-2026-0311
+             */
+            internal_code?: string;
+            items?: components["schemas"]["ShipmentLineInput"][];
+        };
+        ShipmentLine: {
+            /**
+             * Format: int32
+             * @example 5101
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @description The order line it ships.
+             * @example 9001
+             */
+            so_item_id: number;
+            /**
+             * Format: int32
+             * @example 101
+             */
+            article_id: number;
+            /** @example ACME-TOM-400 */
+            article_code: string;
+            /** @example BUC */
+            um3pl: string;
+            quantity_um3pl: components["schemas"]["Quantity"];
+        };
+        Shipment: {
+            /**
+             * Format: int32
+             * @example 310
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 77
+             */
+            sales_order_id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            client_3pl_id: number;
+            /** @example DHL */
+            carrier: string | null;
+            /** @example Express 12:00 */
+            service: string | null;
+            /** @example JD014600006281230704 */
+            tracking_number: string | null;
+            /** @example https://www.dhl.com/track?id=JD014600006281230704 */
+            tracking_url: string | null;
+            shipped_at: components["schemas"]["Timestamp"];
+            /** @example DN-2026-0311 */
+            internal_code: string | null;
+            items: components["schemas"]["ShipmentLine"][];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description A shipment does not change once made; this is its creation time. */
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A shipment as its sales order lists it; `GET /api/shipments/{id}` has its lines. */
+        ShipmentSummary: {
+            /**
+             * Format: int32
+             * @example 310
+             */
+            id: number;
+            /** @example DHL */
+            carrier: string | null;
+            /** @example JD014600006281230704 */
+            tracking_number: string | null;
+            /** @example https://www.dhl.com/track?id=JD014600006281230704 */
+            tracking_url: string | null;
+            shipped_at: components["schemas"]["Timestamp"];
+        };
+        ShipmentPage: {
+            data: components["schemas"]["Shipment"][];
+            links: components["schemas"]["PaginationLinks"];
+            meta: components["schemas"]["PaginationMeta"];
+        };
+        ShipmentResponse: {
+            data: components["schemas"]["Shipment"];
         };
         /**
          * @description `STOC_OK`: sellable. `STOC_DEFECT`: damaged. `STOC_QUARANTINE`: held back.
@@ -2379,7 +2679,7 @@ export interface components {
          * @example reception.created
          * @enum {string}
          */
-        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
+        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed";
         /**
          * @description The test event of `POST /api/webhooks/{id}/ping`.
          * @enum {string}
@@ -2390,7 +2690,7 @@ export interface components {
          * @example reception.created
          * @enum {string}
          */
-        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
+        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed";
         Webhook: {
             /**
              * Format: int32
@@ -4583,6 +4883,261 @@ export interface operations {
             409: components["responses"]["ConflictRateLimited"];
             413: components["responses"]["PayloadTooLargeRateLimited"];
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    holdSalesOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
+                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesOrderHold"];
+            };
+        };
+        responses: {
+            /** @description The held sales order. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestRateLimited"];
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            404: components["responses"]["NotFoundRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    releaseSalesOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
+                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The released sales order. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestRateLimited"];
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            404: components["responses"]["NotFoundRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    createShipment: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
+                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "carrier": "DHL",
+                 *       "service": "Express 12:00",
+                 *       "tracking_number": "JD014600006281230704",
+                 *       "tracking_url": "https://www.dhl.com/track?id=JD014600006281230704"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShipmentCreate"];
+            };
+        };
+        responses: {
+            /** @description The shipment. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShipmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestRateLimited"];
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            404: components["responses"]["NotFoundRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    listShipments: {
+        parameters: {
+            query?: {
+                /** @description The page to return, from 1 (at most 2147483647). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only the shipments of this sales order. */
+                sales_order_id?: number;
+                /** @description Only the shipments with this tracking number (exact, case-sensitive). */
+                tracking_number?: string;
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                updated_since?: components["parameters"]["UpdatedSince"];
+            };
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of shipments. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShipmentPage"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    getShipment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipment. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShipmentResponse"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            404: components["responses"]["NotFoundRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
             503: components["responses"]["DatabaseUnavailableRateLimited"];

@@ -6,6 +6,7 @@ import '../components/stock/stock.graphql.js';
 import '../components/purchase-orders/purchase-orders.graphql.js';
 import '../components/receptions/receptions.graphql.js';
 import '../components/sales-orders/sales-orders.graphql.js';
+import '../components/sales-orders/shipments.graphql.js';
 import '../components/returns/returns.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -166,7 +166,7 @@ describe('POST /api/returns against a sales order', () => {
         const article = await freshArticle();
         const orderId = await order([[article.id, 'BUC', 3]], path);
         await expectRefused(() => returnAgainst(orderId, [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 1 }]), {
-          sales_order_id: [`Sales order ${orderId} is ${status}; only a delivered order can be returned against.`],
+          sales_order_id: [`Sales order ${orderId} is ${status}; only an order that shipped something (partially_delivered, delivered or closed) can be returned against.`],
         });
       });
     }

@@ -7,7 +7,7 @@ import { eventsOf, outboundState, API_TIME as TIME, expectApiTime, expectId } fr
 import { buc, orderBody, type Line } from '../fixtures/sales-orders.js';
 import { levels } from '../fixtures/stock.js';
 
-const ORDER_FIELDS = ['id', 'client_3pl_id', 'partner_id', 'source_warehouse_id', 'stock_type', 'internal_code', 'status', 'notes', 'external_reference', 'items', 'status_history', 'created_at', 'updated_at'];
+const ORDER_FIELDS = ['id', 'client_3pl_id', 'partner_id', 'source_warehouse_id', 'stock_type', 'internal_code', 'status', 'notes', 'external_reference', 'on_hold', 'hold_reason', 'items', 'shipments', 'status_history', 'created_at', 'updated_at'];
 const INVALID = 'The given data was invalid.';
 const NOT_CLIENT_PARTNER = 'The partner_id must be a client partner of a client in scope.';
 const WAREHOUSE = 'The source_warehouse_id must be a warehouse of the provider.';
@@ -42,13 +42,13 @@ describe('POST /api/sales-orders', () => {
     expect(order).to.have.all.keys(ORDER_FIELDS);
     expect(order).to.deep.include({
       client_3pl_id: world.client.id, partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], stock_type: 'STOC_OK',
-      internal_code: code, status: 'new', notes: 'Ring twice', external_reference: 'ERP-77',
+      internal_code: code, status: 'new', notes: 'Ring twice', external_reference: 'ERP-77', on_hold: false, hold_reason: null, shipments: [],
     });
     expectApiTime(order.created_at);
     expect(order.updated_at).to.equal(order.created_at);
     expect(order.items.map((i: { id: number }) => ({ ...i, id: 0 }))).to.deep.equal([
-      { id: 0, article_id: a.id, article_code: a.code, um3pl: 'BUC', quantity_um3pl: 3 },
-      { id: 0, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 2.5 },
+      { id: 0, article_id: a.id, article_code: a.code, um3pl: 'BUC', quantity_um3pl: 3, delivered_quantity_um3pl: 0 },
+      { id: 0, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 2.5, delivered_quantity_um3pl: 0 },
     ]);
     expectId(order.items[0].id);
     expect(order.items[0].id).to.not.equal(order.items[1].id);

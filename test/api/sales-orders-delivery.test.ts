@@ -39,7 +39,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
 
     const res = await deliver(order.id).expect(200);
     const delivered = res.body.data;
-    expect(delivered).to.deep.include({ id: order.id, status: 'delivered', items: order.items });
+    expect(delivered).to.deep.include({ id: order.id, status: 'delivered', items: order.items.map((i) => ({ ...i, delivered_quantity_um3pl: i.quantity_um3pl })) });
     expect(delivered.status_history.map((e: { status: string }) => e.status)).to.deep.equal(['new', 'picking', 'picked', 'delivered']);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 7, reserved: 2, available: 5, backordered: 0 });
     expect(await levels(world, kg.id)).to.deep.equal({ quantity: 1.5, reserved: 0, available: 1.5, backordered: 0 });
@@ -52,9 +52,15 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     const movements = await h.db('stock_movements').where({ document_id: order.id, document_kind: 'sales_order' });
     expect(movements.map((m) => m.company_id)).to.deep.equal([world.client.id, world.client.id]);
 
+    // The delivery is one shipment of every line, without tracking; the movements keep the order as their document.
+    expect(delivered.shipments).to.have.length(1);
+    const shipment = (await world.as('viewer').get(`/api/shipments/${delivered.shipments[0].id}`).expect(200)).body.data;
+    expect(shipment).to.deep.include({ sales_order_id: order.id, carrier: null, service: null, tracking_number: null, tracking_url: null, internal_code: null });
+    expect(shipment.items.map((i: { so_item_id: number; quantity_um3pl: number }) => [i.so_item_id, i.quantity_um3pl])).to.deep.equal(order.items.map((i) => [i.id, i.quantity_um3pl]));
     expect(await eventRows(since)).to.deep.equal([
       ['stock.changed', { ...(await stockRow(world, a.id)), delta: -3, cause: 'delivery', document: { type: 'sales_order', id: order.id } }],
       ['stock.changed', { ...(await stockRow(world, kg.id)), delta: -2.5, cause: 'delivery', document: { type: 'sales_order', id: order.id } }],
+      ['shipment.created', shipment],
       ['sales_order.status_changed', delivered],
     ]);
   });

@@ -86,7 +86,7 @@ describe('GET /api/sales-orders', () => {
 
   it('When a filter is malformed, Then it answers 422 on that filter', async () => {
     const status = await world.as('viewer').get('/api/sales-orders?status=shipped').expect(422);
-    expect(status.body).to.deep.equal({ message: INVALID, errors: { status: ['The status field must be one of: new, picking, picked, delivered, cancelled.'] } });
+    expect(status.body).to.deep.equal({ message: INVALID, errors: { status: ['The status field must be one of: new, picking, picked, partially_delivered, delivered, closed, cancelled.'] } });
     const since = await world.as('viewer').get('/api/sales-orders?updated_since=yesterday').expect(422);
     expect(since.body.errors).to.have.all.keys('updated_since');
     const partner = await world.as('viewer').get('/api/sales-orders?partner_id=abc').expect(422);

@@ -5,17 +5,24 @@ import { createWorld, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle } from '../fixtures/articles.js';
 import { eventsOf, outboundState, API_TIME as TIME } from '../fixtures/probes.js';
-import { buc, createSalesOrder, moveThrough, pathTo, type SalesOrder } from '../fixtures/sales-orders.js';
+import { buc, createSalesOrder, moveThrough, pathTo, reachStatus, type SalesOrder } from '../fixtures/sales-orders.js';
 import { levels, receiveStock } from '../fixtures/stock.js';
 
-const STATUSES: SalesOrderStatus[] = ['new', 'picking', 'picked', 'delivered', 'cancelled'];
+const STATUSES: SalesOrderStatus[] = ['new', 'picking', 'picked', 'partially_delivered', 'delivered', 'closed', 'cancelled'];
 const ALLOWED: Record<SalesOrderStatus, SalesOrderStatus[]> = {
   new: ['picking', 'cancelled'],
   picking: ['picked', 'cancelled'],
   picked: ['delivered', 'cancelled'],
+  partially_delivered: ['delivered', 'closed'],
   delivered: [],
+  closed: [],
   cancelled: [],
 };
+/** What a refusal adds after the allowed moves: how partially_delivered is reached, and why a shipped order is closed. */
+const hint = (from: SalesOrderStatus, to: SalesOrderStatus): string =>
+  to === 'partially_delivered'
+    ? ' An order becomes partially_delivered by a shipment (POST /api/sales-orders/{id}/shipments).'
+    : from === 'partially_delivered' && to === 'cancelled' ? ' Part of it has shipped: close it to give up the rest.' : '';
 
 describe('POST /api/sales-orders/{id}/status', () => {
   let h: Harness;
@@ -40,7 +47,10 @@ describe('POST /api/sales-orders/{id}/status', () => {
     for (const [status, actor, company] of steps) {
       const res = await move(order.id, status, actor, company).expect(200);
       const moved: SalesOrder = res.body.data;
-      expect(moved).to.deep.include({ id: order.id, status, items: order.items, internal_code: order.internal_code, created_at: order.created_at });
+      // Delivering ships the whole line: it shows as delivered, and the order lists the shipment.
+      const items = status === 'delivered' ? order.items.map((i) => ({ ...i, delivered_quantity_um3pl: i.quantity_um3pl })) : order.items;
+      expect(moved).to.deep.include({ id: order.id, status, items, internal_code: order.internal_code, created_at: order.created_at });
+      expect(moved.shipments).to.have.length(status === 'delivered' ? 1 : 0);
       expect(moved.status_history.slice(0, -1)).to.deep.equal(previous.status_history);
       const entry = moved.status_history.at(-1)!;
       expect(entry).to.deep.equal({ status, at: entry.at, user: userOf(actor) });
@@ -85,7 +95,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
     before(async () => {
       const a = await freshArticle(world, world.client.id);
       await receiveStock(world, a, 10);
-      for (const status of STATUSES) orders.set(status, await moveThrough(world, (await createSalesOrder(world, [buc(a, 1)])).id, pathTo(status)));
+      for (const status of STATUSES) orders.set(status, await reachStatus(world, await createSalesOrder(world, [buc(a, 2)]), status));
     });
 
     for (const from of STATUSES) {
@@ -99,7 +109,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
           expect(message).to.equal(
             ALLOWED[from].length === 0
               ? `The order is ${from}; it cannot move to ${to} or to any other status.`
-              : `The order cannot move from ${from} to ${to}; allowed: ${ALLOWED[from].join(', ')}.`,
+              : `The order cannot move from ${from} to ${to}; allowed: ${ALLOWED[from].join(', ')}.${hint(from, to)}`,
           );
           expect(await outboundState(h.db, world.client.id)).to.deep.equal(before);
           expect((await world.as('viewer').get(`/api/sales-orders/${order.id}`).expect(200)).body.data).to.deep.equal(order);
@@ -115,9 +125,9 @@ describe('POST /api/sales-orders/{id}/status', () => {
       order = await createSalesOrder(world, [buc(world.articles.client, 1)]);
     });
 
-    it('When the status is not one of the five or missing, Then it answers 422 on status', async () => {
+    it('When the status is not one of the graph or missing, Then it answers 422 on status', async () => {
       const bad = await move(order.id, 'shipped').expect(422);
-      expect(bad.body.errors).to.deep.equal({ status: ['The status field must be one of: new, picking, picked, delivered, cancelled.'] });
+      expect(bad.body.errors).to.deep.equal({ status: ['The status field must be one of: new, picking, picked, partially_delivered, delivered, closed, cancelled.'] });
       const missing = await world.as('operator').post(`/api/sales-orders/${order.id}/status`).send({}).expect(422);
       expect(missing.body.errors).to.have.all.keys('status');
       expect((await h.db('sales_orders').where('id', order.id).first()).status).to.equal('new');

@@ -5,8 +5,9 @@ import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { expectApiTime } from '../fixtures/probes.js';
 
-const SO = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference created_at updated_at
-  items { id article_id article_code um3pl quantity_um3pl }
+const SO = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference on_hold hold_reason created_at updated_at
+  items { id article_id article_code um3pl quantity_um3pl delivered_quantity_um3pl }
+  shipments { id carrier tracking_number tracking_url shipped_at }
   status_history { status at user { id name email } }`;
 const RETURN = `id client_3pl_id partner_id warehouse_id sales_order_id internal_code reason created_at updated_at
   items { id article_id article_code um3pl quantity_um3pl stock_type }`;

@@ -10,6 +10,7 @@ import { createToken, TEST_PASSWORD, unique, type World } from './factories.js';
 import { ETSM_TEST_TOKEN, MDM_TEST_TOKEN, type Harness } from './harness.js';
 import { receivedOrder } from '../fixtures/receptions.js';
 import { createSalesOrder } from '../fixtures/sales-orders.js';
+import { pickingOrder } from '../fixtures/shipments.js';
 import { subscription } from '../fixtures/webhooks.js';
 
 type Params = Record<string, number | string>;
@@ -58,6 +59,13 @@ export const successfulWrites: Partial<Record<OperationId, (w: World, h: Harness
   createSalesOrder: async (w) => ({ body: { partner_id: w.partners.client, source_warehouse_id: w.warehouses[0], internal_code: unique('SO-MA-'), items: [line(w)] } }),
   updateSalesOrder: async (w) => ({ params: { id: await newSalesOrder(w) }, body: { notes: 'Changed' } }),
   changeSalesOrderStatus: async (w) => ({ params: { id: await newSalesOrder(w) }, body: { status: 'picking' } }),
+  createShipment: async (w) => ({ params: { id: (await pickingOrder(w, w.client.id)).id }, body: { carrier: 'DHL', tracking_number: unique('JD'), tracking_url: 'https://www.dhl.com/track?id=1' } }),
+  holdSalesOrder: async (w) => ({ params: { id: await newSalesOrder(w) }, body: { reason: 'Credit check' } }),
+  releaseSalesOrder: async (w) => {
+    const id = await newSalesOrder(w);
+    await w.as('operator').post(`/api/sales-orders/${id}/hold`).send({ reason: 'Credit check' }).expect(200);
+    return { params: { id } };
+  },
   createReturn: async (w) => ({ body: { partner_id: w.partners.client, warehouse_id: w.warehouses[0], reason: 'Damaged', items: [line(w)] } }),
   createWebhook: async () => ({ body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } }),
   updateWebhook: async (w) => ({ params: { id: (await subscription(w, w.client.id)).webhookId }, body: { description: 'Changed' } }),

@@ -7,6 +7,7 @@
 import type { World } from './factories.js';
 import { receivedOrder } from '../fixtures/receptions.js';
 import { outboundDocuments } from '../fixtures/returns.js';
+import { readyOrder, shipmentOf } from '../fixtures/shipments.js';
 import { subscription } from '../fixtures/webhooks.js';
 
 type Params = Record<string, number | string>;
@@ -61,6 +62,22 @@ export const tenantResources: Record<string, TenantResource> = {
   '/api/sales-orders/{id}/status': {
     otherProvider: async (other) => ({ id: (await outboundDocuments(other, other.client.id)).salesOrderId }),
     siblingClient: async (own) => ({ id: (await outboundDocuments(own, own.otherClient.id)).salesOrderId }),
+  },
+  '/api/sales-orders/{id}/shipments': {
+    otherProvider: async (other) => ({ id: await readyOrder(other, other.client.id, 'ship') }),
+    siblingClient: async (own) => ({ id: await readyOrder(own, own.otherClient.id, 'ship') }),
+  },
+  '/api/sales-orders/{id}/hold': {
+    otherProvider: async (other) => ({ id: await readyOrder(other, other.client.id, 'hold') }),
+    siblingClient: async (own) => ({ id: await readyOrder(own, own.otherClient.id, 'hold') }),
+  },
+  '/api/sales-orders/{id}/release': {
+    otherProvider: async (other) => ({ id: await readyOrder(other, other.client.id, 'release') }),
+    siblingClient: async (own) => ({ id: await readyOrder(own, own.otherClient.id, 'release') }),
+  },
+  '/api/shipments/{id}': {
+    otherProvider: async (other) => ({ id: (await shipmentOf(other, other.client.id)).id }),
+    siblingClient: async (own) => ({ id: (await shipmentOf(own, own.otherClient.id)).id }),
   },
   '/api/returns/{id}': {
     otherProvider: async (other) => ({ id: (await outboundDocuments(other, other.client.id)).returnId }),

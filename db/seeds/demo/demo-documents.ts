@@ -1,13 +1,16 @@
 /**
  * Demo documents, made through the services as a client would make them (so the stock ledger and
  * the events are what production would write): a purchase order per client, received in part
- * (Acme Foods) and in full (Globex Retail), and a new sales order of Acme Foods that reserves stock.
+ * (Acme Foods) and in full (Globex Retail), a new sales order of Acme Foods that reserves stock, and
+ * one of Acme Foods shipped in part, with its carrier and tracking (partially_delivered).
  */
 import type { Knex } from 'knex';
 import { resolveAccess } from '../../../src/components/auth/access.service.js';
 import { createPurchaseOrder } from '../../../src/components/purchase-orders/purchase-orders.service.js';
 import { createReception } from '../../../src/components/receptions/receptions.service.js';
 import { createSalesOrder } from '../../../src/components/sales-orders/sales-orders.service.js';
+import { changeSalesOrderStatus } from '../../../src/components/sales-orders/sales-orders.status.js';
+import { createShipment } from '../../../src/components/sales-orders/shipments.service.js';
 import type { Principal } from '../../../src/kernel/identity.js';
 import type { TenantContext } from '../../../src/platform/tenant-context.js';
 
@@ -67,6 +70,22 @@ export async function seedDemoDocuments(db: Knex): Promise<void> {
     source_warehouse_id: await idOf(db, 'warehouses', { code: 'WH-BUC' }),
     internal_code: 'SO-ACME-0001',
     items: [{ article_id: await idOf(db, 'articles', { article_code: 'ACME-TOM-400' }), um3pl: 'BUC', quantity_um3pl: 20 }],
+  });
+  // 10 KG of cheese ordered, 4 KG shipped by DHL: the order is partially delivered and reserves the other 6.
+  const cheese = await createSalesOrder(acme, {
+    partner_id: await idOf(db, 'partners', { code: 'CLI-ACME-01' }),
+    source_warehouse_id: await idOf(db, 'warehouses', { code: 'WH-BUC' }),
+    internal_code: 'SO-ACME-0002',
+    items: [{ article_id: await idOf(db, 'articles', { article_code: 'ACME-CHS-KG' }), um3pl: 'KG', quantity_um3pl: 10 }],
+  });
+  await changeSalesOrderStatus(acme, cheese.id, 'picking');
+  await createShipment(acme, cheese.id, {
+    carrier: 'DHL',
+    service: 'Express 12:00',
+    tracking_number: 'JD014600006281230704',
+    tracking_url: 'https://www.dhl.com/track?id=JD014600006281230704',
+    internal_code: 'DN-ACME-0001',
+    items: [{ so_item_id: cheese.items[0]!.id, quantity_um3pl: 4 }],
   });
   await receiveOrder(await contextFor(db, 'globex.admin@demo.test', 'Globex Retail'), {
     supplier: 'SUP-GLX-01',

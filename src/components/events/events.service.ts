@@ -28,6 +28,7 @@ export const EVENT_MODULES: Readonly<Record<EventType, (typeof MODULES)[number][
   'sales_order.created': 'outbound',
   'sales_order.updated': 'outbound',
   'sales_order.status_changed': 'outbound',
+  'shipment.created': 'outbound',
   'return.created': 'returns',
   'stock.changed': 'stock',
 };

@@ -3,17 +3,20 @@ import { builder } from '../../graphql/builder.js';
 import { pageLimit, requireModule } from '../../graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
+import { TRANSITIONS, type SalesOrderStatus } from './sales-orders.rules.js';
 import { findSalesOrder, salesOrdersAfter } from './sales-orders.service.js';
+import { ShipmentSummaryType } from './shipments.graphql.js';
 
-const StatusEnum = builder.enumType('SalesOrderStatus', { values: ['new', 'picking', 'picked', 'delivered', 'cancelled'] as const });
+const StatusEnum = builder.enumType('SalesOrderStatus', { values: Object.keys(TRANSITIONS) as SalesOrderStatus[] });
 
-const LineType = builder.objectRef<Schema<'DocumentLine'>>('SalesOrderItem').implement({
+const LineType = builder.objectRef<Schema<'SalesOrderLine'>>('SalesOrderItem').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
     article_id: t.exposeInt('article_id'),
     article_code: t.exposeString('article_code'),
     um3pl: t.exposeString('um3pl'),
     quantity_um3pl: t.exposeFloat('quantity_um3pl'),
+    delivered_quantity_um3pl: t.exposeFloat('delivered_quantity_um3pl', { description: "What the order's shipments took of this line so far." }),
   }),
 });
 
@@ -41,8 +44,11 @@ const SalesOrderType = builder.objectRef<Schema<'SalesOrder'>>('SalesOrder').imp
     status: t.expose('status', { type: StatusEnum }),
     notes: t.exposeString('notes', { nullable: true }),
     external_reference: t.exposeString('external_reference', { nullable: true }),
+    on_hold: t.exposeBoolean('on_hold', { description: 'True while the order is held: it then neither ships nor moves, except to cancelled.' }),
+    hold_reason: t.exposeString('hold_reason', { nullable: true }),
     items: t.expose('items', { type: [LineType] }),
-    // At most one entry per status of the status graph (new, picking, picked, delivered or cancelled).
+    shipments: t.expose('shipments', { type: [ShipmentSummaryType], description: 'The shipments of the order, oldest first; `shipment(id)` has their lines.' }),
+    // At most 5 entries, one per status along the longest path of the graph (new, picking, picked, partially_delivered, delivered or closed).
     status_history: t.expose('status_history', { type: [HistoryType], complexity: { field: 1, multiplier: 5 } }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),

@@ -5,6 +5,7 @@ import type { HandlerMap } from '../../platform/openapi/handler-types.js';
 import { tenantContext } from '../../platform/tenant-context.js';
 import * as orders from './sales-orders.service.js';
 import { changeSalesOrderStatus } from './sales-orders.status.js';
+import { holdSalesOrder, releaseSalesOrder } from './sales-orders.holds.js';
 import { bulkCreateSalesOrders } from './sales-orders.bulk.js';
 
 export const salesOrderHandlers = {
@@ -26,4 +27,8 @@ export const salesOrderHandlers = {
     status: 200,
     body: { data: await changeSalesOrderStatus(tenantContext(input), input.params.id, input.body.status) },
   }),
+
+  holdSalesOrder: async (input) => ({ status: 200, body: { data: await holdSalesOrder(tenantContext(input), input.params.id, input.body.reason) } }),
+
+  releaseSalesOrder: async (input) => ({ status: 200, body: { data: await releaseSalesOrder(tenantContext(input), input.params.id) } }),
 } satisfies HandlerMap;

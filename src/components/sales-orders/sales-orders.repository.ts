@@ -9,6 +9,7 @@ import { afterId, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { SalesOrderStatus } from './sales-orders.rules.js';
+import { summariesOf, type ShipmentSummary } from './shipments.repository.js';
 
 export type SalesOrderResource = Schema<'SalesOrder'>;
 
@@ -22,6 +23,9 @@ export interface SalesOrderRow {
   status: SalesOrderStatus;
   notes: string | null;
   external_reference: string | null;
+  /** 0/1 as the engines store a boolean; a SalesOrder has it as a boolean. */
+  on_hold: boolean | number;
+  hold_reason: string | null;
   created_at: string | Date;
   updated_at: string | Date;
 }
@@ -32,7 +36,9 @@ export interface SalesOrderItemRow {
   article_id: number;
   article_code: string;
   um3pl: string;
+  /** Thousandths, like `delivered_quantity` (what its shipments took). */
   quantity: number;
+  delivered_quantity: number;
 }
 
 interface HistoryRow {
@@ -45,8 +51,10 @@ interface HistoryRow {
 }
 
 export interface SalesOrder extends SalesOrderRow {
+  on_hold: boolean;
   items: SalesOrderItemRow[];
   history: HistoryRow[];
+  shipments: ShipmentSummary[];
 }
 
 export function toSalesOrder(order: SalesOrder): SalesOrderResource {
@@ -60,7 +68,17 @@ export function toSalesOrder(order: SalesOrder): SalesOrderResource {
     status: order.status,
     notes: order.notes,
     external_reference: order.external_reference,
-    items: order.items.map((i) => ({ id: i.id, article_id: i.article_id, article_code: i.article_code, um3pl: i.um3pl, quantity_um3pl: toQuantity(i.quantity) })),
+    on_hold: order.on_hold,
+    hold_reason: order.hold_reason,
+    items: order.items.map((i) => ({
+      id: i.id,
+      article_id: i.article_id,
+      article_code: i.article_code,
+      um3pl: i.um3pl,
+      quantity_um3pl: toQuantity(i.quantity),
+      delivered_quantity_um3pl: toQuantity(i.delivered_quantity),
+    })),
+    shipments: order.shipments,
     status_history: order.history.map((h) => ({
       status: h.status,
       at: toApiTime(h.at),
@@ -74,10 +92,10 @@ export function toSalesOrder(order: SalesOrder): SalesOrderResource {
 async function withDetails(tx: Knex, orders: SalesOrderRow[]): Promise<SalesOrder[]> {
   if (orders.length === 0) return [];
   const ids = orders.map((o) => o.id);
-  const [items, history] = await Promise.all([
+  const [items, history, shipments] = await Promise.all([
     tx('sales_order_items as i')
       .join('articles as a', 'a.id', 'i.article_id')
-      .select('i.id', 'i.sales_order_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity')
+      .select('i.id', 'i.sales_order_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity', 'i.delivered_quantity')
       .whereIn('i.sales_order_id', ids)
       .orderBy('i.id') as Promise<SalesOrderItemRow[]>,
     tx('sales_order_status_history as h')
@@ -85,11 +103,14 @@ async function withDetails(tx: Knex, orders: SalesOrderRow[]): Promise<SalesOrde
       .select('h.sales_order_id', 'h.status', 'h.at', 'h.user_id', 'u.name as user_name', 'u.email as user_email')
       .whereIn('h.sales_order_id', ids)
       .orderBy('h.id') as Promise<HistoryRow[]>,
+    summariesOf(tx, ids),
   ]);
   return orders.map((o) => ({
     ...o,
-    items: items.filter((i) => i.sales_order_id === o.id).map((i) => ({ ...i, quantity: Number(i.quantity) })),
+    on_hold: Boolean(o.on_hold),
+    items: items.filter((i) => i.sales_order_id === o.id).map((i) => ({ ...i, quantity: Number(i.quantity), delivered_quantity: Number(i.delivered_quantity) })),
     history: history.filter((h) => h.sales_order_id === o.id),
+    shipments: shipments.get(o.id) ?? [],
   }));
 }
 
@@ -126,9 +147,9 @@ export async function findOrder(tx: Knex, scope: CompanyScope, id: number): Prom
 }
 
 
-export async function insertOrder(tx: Knex, fields: Omit<SalesOrderRow, 'id' | 'status' | 'created_at' | 'updated_at'>): Promise<number> {
+export async function insertOrder(tx: Knex, fields: Omit<SalesOrderRow, 'id' | 'status' | 'on_hold' | 'hold_reason' | 'created_at' | 'updated_at'>): Promise<number> {
   const now = nowDb();
-  return insertReturningId(tx, 'sales_orders', { ...fields, status: 'new', created_at: now, updated_at: now });
+  return insertReturningId(tx, 'sales_orders', { ...fields, status: 'new', on_hold: false, hold_reason: null, created_at: now, updated_at: now });
 }
 
 export async function insertItems(tx: Knex, orderId: number, lines: Array<{ articleId: number; um3pl: string; quantity: number }>): Promise<void> {
@@ -147,11 +168,15 @@ export async function updateOrder(tx: Knex, id: number, changes: Partial<SalesOr
   await tx('sales_orders').where('id', id).update({ ...changes, updated_at: nowDb() });
 }
 
-/** Locks the order's row (when it is in `scope`) for the rest of the transaction, so writers of one order queue up. */
-export async function lockOrder(tx: Knex, id: number, scope?: CompanyScope): Promise<void> {
+/**
+ * Locks the order's row (when it is in `scope`) for the rest of the transaction, so writers of one
+ * order queue up; true when the order is there to lock. Take it before the transaction's first
+ * plain read: on MySQL/MariaDB that read fixes the snapshot every later one sees.
+ */
+export async function lockOrder(tx: Knex, id: number, scope?: CompanyScope): Promise<boolean> {
   const query = tx('sales_orders').where('id', id);
   if (scope) whereClientInScope(query, scope, 'company_id');
-  await query.update({ id: tx.raw('??', ['id']) });
+  return (await query.update({ id: tx.raw('??', ['id']) })) === 1;
 }
 
 /** The order's status as last committed (a locking read on MySQL/MariaDB, not the transaction's snapshot). */
@@ -170,22 +195,43 @@ export async function moveStatus(tx: Knex, id: number, from: SalesOrderStatus, t
 }
 
 /** The lines of the article on orders in `statuses`, with their order's code (thousandths). */
-export async function linesOfArticle(tx: Knex, articleId: number, statuses: readonly SalesOrderStatus[]): Promise<Array<{ internal_code: string; quantity: number }>> {
-  const rows: Array<{ internal_code: string; quantity: number | string }> = await tx('sales_order_items as i')
+export async function linesOfArticle(
+  tx: Knex,
+  articleId: number,
+  statuses: readonly SalesOrderStatus[],
+): Promise<Array<{ internal_code: string; quantity: number; delivered_quantity: number }>> {
+  const rows: Array<{ internal_code: string; quantity: number | string; delivered_quantity: number | string }> = await tx('sales_order_items as i')
     .join('sales_orders as o', 'o.id', 'i.sales_order_id')
-    .select('o.internal_code', 'i.quantity')
+    .select('o.internal_code', 'i.quantity', 'i.delivered_quantity')
     .where('i.article_id', articleId)
     .whereIn('o.status', statuses)
     .orderBy('i.id');
-  return rows.map((r) => ({ internal_code: r.internal_code, quantity: Number(r.quantity) }));
+  return rows.map((r) => ({ internal_code: r.internal_code, quantity: Number(r.quantity), delivered_quantity: Number(r.delivered_quantity) }));
 }
 
-/** Per article: what the order delivered, in thousandths. */
+/**
+ * Adds `quantity` thousandths to what a line delivered, only while the line has that much left
+ * (one statement: a line never ships beyond its quantity, whatever the concurrency); true when it did.
+ */
+export async function addDelivered(tx: Knex, itemId: number, quantity: number): Promise<boolean> {
+  const changed = await tx('sales_order_items')
+    .where('id', itemId)
+    .whereRaw('?? - ?? >= ?', ['quantity', 'delivered_quantity', quantity])
+    .update({ delivered_quantity: tx.raw('?? + ?', ['delivered_quantity', quantity]) });
+  return changed === 1;
+}
+
+/** Sets or lifts the order's hold (`reason` null lifts it). */
+export async function setHold(tx: Knex, id: number, reason: string | null): Promise<void> {
+  await tx('sales_orders').where('id', id).update({ on_hold: reason !== null, hold_reason: reason, updated_at: nowDb() });
+}
+
+/** Per article: what the order's shipments delivered, in thousandths (articles of which nothing shipped are absent). */
 export async function deliveredByArticle(tx: Knex, orderId: number): Promise<Map<number, number>> {
   const rows: Array<{ article_id: number; total: number | string }> = await tx('sales_order_items')
     .select('article_id')
-    .sum({ total: 'quantity' })
+    .sum({ total: 'delivered_quantity' })
     .where('sales_order_id', orderId)
     .groupBy('article_id');
-  return new Map(rows.map((r) => [r.article_id, Number(r.total)]));
+  return new Map(rows.filter((r) => Number(r.total) > 0).map((r) => [r.article_id, Number(r.total)]));
 }

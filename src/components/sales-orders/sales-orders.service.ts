@@ -1,7 +1,9 @@
 /**
- * Sales orders to client partners. An open order (new, picking, picked) reserves its quantities on
- * the stock of its warehouse and stock type; it may be created beyond available stock (it then
- * shows as backordered). Lines, warehouse and stock type change only while the order is new.
+ * Sales orders to client partners. An open order (new, picking, picked, partially_delivered)
+ * reserves what its lines have left to ship on the stock of its warehouse and stock type; it may be
+ * created beyond available stock (it then shows as backordered). Lines, warehouse and stock type
+ * change only while the order is new. Shipments (shipments.service.ts), status moves
+ * (sales-orders.status.ts) and holds (sales-orders.holds.ts) lock the order first.
  */
 import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
@@ -20,7 +22,7 @@ import { checkWarehouse, getPartner } from '../reference/reference.service.js';
 import { inLockOrder, reserveStock } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
-import { OPEN_STATUSES, type SalesOrderStatus } from './sales-orders.rules.js';
+import { leftToShip, OPEN_STATUSES, SHIPPED_STATUSES, type SalesOrderStatus } from './sales-orders.rules.js';
 
 export type { SalesOrder, SalesOrderResource };
 
@@ -30,6 +32,8 @@ export const messages = {
   otherClient: "The partner_id must be a client partner of the order's client.",
   codeTaken: codeTakenMessage('internal_code'),
   notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
+  notShipped: (id: number, status: SalesOrderStatus) =>
+    `Sales order ${id} is ${status}; only an order that shipped something (partially_delivered, delivered or closed) can be returned against.`,
   onlyWhileNew: (field: string, status: SalesOrderStatus) => `The ${field} can change only while the order is new; it is ${status}.`,
 };
 
@@ -67,6 +71,20 @@ export async function requireOrder(db: Knex, scope: CompanyScope, id: number): P
   const order = await repository.findOrder(db, scope, id);
   if (!order) throw new NotFoundError(messages.notFound(id));
   return order;
+}
+
+/**
+ * First thing in a transaction that changes the order: locks it (writers of one order queue up)
+ * and reads it as the last writer left it; 404 when it is not in scope.
+ */
+export async function lockedOrder(tx: Knex.Transaction, scope: CompanyScope, id: number): Promise<SalesOrder> {
+  if (!(await repository.lockOrder(tx, id, scope))) throw new NotFoundError(messages.notFound(id));
+  return (await repository.findOrder(tx, scope, id))!;
+}
+
+/** What each line of the order has left to ship (what it reserves while the order is open), lines with nothing left omitted. */
+export function linesLeft(order: SalesOrder): Array<{ article_id: number; article_code: string; quantity: number }> {
+  return order.items.map((i) => ({ article_id: i.article_id, article_code: i.article_code, quantity: leftToShip(i) })).filter((l) => l.quantity > 0);
 }
 
 /** Runs `work` as a document write (documents/document-writes.ts) answering the order as it now is. */
@@ -185,7 +203,7 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
     if (!lines && Object.keys(changedFields(order, changes)).length === 0) return { id, changed: false };
     if (lines !== undefined || changes.source_warehouse_id !== undefined || changes.stock_type !== undefined) {
       // The reservation follows the lines, warehouse and stock type: release what the order holds now, reserve the new.
-      await reserveLines(tx, order, order.items, -1);
+      await reserveLines(tx, order, linesLeft(order), -1);
       if (lines) {
         await repository.deleteItems(tx, id);
         await repository.insertItems(tx, id, lines);
@@ -198,21 +216,22 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
   });
 }
 
-/** The article's lines on open orders (new, picking, picked): what each holds, in thousandths. */
+/** The article's lines on open orders (new, picking, picked, partially_delivered): what each holds (ordered, delivered), in thousandths. */
 export async function openLinesOfArticle(tx: Knex, articleId: number): Promise<Array<{ document: string; quantities: number[] }>> {
   const lines = await repository.linesOfArticle(tx, articleId, OPEN_STATUSES);
-  return lines.map((l) => ({ document: `sales order ${l.internal_code}`, quantities: [l.quantity] }));
+  return lines.map((l) => ({ document: `sales order ${l.internal_code}`, quantities: [l.quantity, l.delivered_quantity] }));
 }
 
 /**
  * For a return against sales order `id`, first thing in the caller's transaction: locks the order
- * (concurrent returns against it wait their turn) and answers its client and what it delivered,
- * per article in thousandths; a 422 on sales_order_id when it is not a delivered order in scope.
+ * (concurrent returns and shipments of it wait their turn) and answers its client and what its
+ * shipments delivered, per article in thousandths; a 422 on sales_order_id when it is not an order
+ * in scope that shipped something (partially_delivered, delivered or closed).
  */
 export async function lockReturnableOrder(tx: Knex.Transaction, scope: CompanyScope, id: number): Promise<{ clientId: number; delivered: Map<number, number> }> {
   await repository.lockOrder(tx, id, scope);
   const order = await repository.findOrder(tx, scope, id);
   if (!order) throw InputError.field('sales_order_id', messages.notReturnable);
-  if (order.status !== 'delivered') throw InputError.field('sales_order_id', `Sales order ${id} is ${order.status}; only a delivered order can be returned against.`);
+  if (!SHIPPED_STATUSES.includes(order.status)) throw InputError.field('sales_order_id', messages.notShipped(id, order.status));
   return { clientId: order.company_id, delivered: await repository.deliveredByArticle(tx, id) };
 }

@@ -1,0 +1,77 @@
+/** The Shipment types and their queries in the GraphQL schema. */
+import { builder } from '../../graphql/builder.js';
+import { pageLimit, requireModule } from '../../graphql/context.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import { findShipment, shipmentsAfter } from './shipments.service.js';
+
+const ShipmentLineType = builder.objectRef<Schema<'ShipmentLine'>>('ShipmentLine').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    so_item_id: t.exposeInt('so_item_id', { description: 'The sales order line it ships.' }),
+    article_id: t.exposeInt('article_id'),
+    article_code: t.exposeString('article_code'),
+    um3pl: t.exposeString('um3pl'),
+    quantity_um3pl: t.exposeFloat('quantity_um3pl'),
+  }),
+});
+
+const ShipmentType = builder.objectRef<Schema<'Shipment'>>('Shipment').implement({
+  description: 'What left the warehouse for a sales order, with its carrier and tracking.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    sales_order_id: t.exposeInt('sales_order_id'),
+    client_3pl_id: t.exposeInt('client_3pl_id'),
+    carrier: t.exposeString('carrier', { nullable: true }),
+    service: t.exposeString('service', { nullable: true }),
+    tracking_number: t.exposeString('tracking_number', { nullable: true }),
+    tracking_url: t.exposeString('tracking_url', { nullable: true }),
+    shipped_at: t.expose('shipped_at', { type: 'DateTime' }),
+    internal_code: t.exposeString('internal_code', { nullable: true }),
+    items: t.expose('items', { type: [ShipmentLineType] }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+/** A shipment as its sales order lists it (`SalesOrder.shipments`); `shipment(id)` has its lines. */
+export const ShipmentSummaryType = builder.objectRef<Schema<'ShipmentSummary'>>('ShipmentSummary').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    carrier: t.exposeString('carrier', { nullable: true }),
+    tracking_number: t.exposeString('tracking_number', { nullable: true }),
+    tracking_url: t.exposeString('tracking_url', { nullable: true }),
+    shipped_at: t.expose('shipped_at', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  shipments: t.field({
+    type: [ShipmentType],
+    description: 'Shipments in scope by id; pass the last id seen as `after`. Needs the outbound module.',
+    args: {
+      limit: t.arg.int({ description: '1 to 100 (default 25).' }),
+      sales_order_id: t.arg.int({ description: 'Only the shipments of this sales order.' }),
+      tracking_number: t.arg.string({ description: 'Only the shipments with this tracking number (exact).' }),
+      after: t.arg.int(),
+    },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'outbound');
+      return shipmentsAfter(ctx.tenant, {
+        after: args.after ?? undefined,
+        salesOrderId: args.sales_order_id ?? undefined,
+        trackingNumber: args.tracking_number ?? undefined,
+        limit: pageLimit(args.limit, 25, 100),
+      });
+    },
+  }),
+  shipment: t.field({
+    type: ShipmentType,
+    nullable: true,
+    description: 'One shipment in scope, or null. Needs the outbound module.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'outbound');
+      return findShipment(ctx.tenant, args.id);
+    },
+  }),
+}));

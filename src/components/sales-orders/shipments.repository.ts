@@ -1,0 +1,121 @@
+/** Shipments of sales orders and their lines: SQL only, always within the company scope. */
+import type { Knex } from 'knex';
+import type { CompanyScope } from '../../kernel/company-scope.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import { toQuantity } from '../../kernel/quantity.js';
+import { nowDb, toApiTime } from '../../kernel/time.js';
+import { insertReturningId } from '../../platform/db/database.js';
+import { afterId, paged, type Paged } from '../../platform/db/queries.js';
+import { whereClientInScope } from '../../platform/db/scoping.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+
+export type ShipmentResource = Schema<'Shipment'>;
+export type ShipmentSummary = Schema<'ShipmentSummary'>;
+
+export interface ShipmentRow {
+  id: number;
+  company_id: number;
+  sales_order_id: number;
+  carrier: string | null;
+  service: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  internal_code: string | null;
+  shipped_at: string | Date;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+interface ShipmentItemRow {
+  id: number;
+  shipment_id: number;
+  sales_order_item_id: number;
+  article_id: number;
+  article_code: string;
+  um3pl: string;
+  quantity: number | string;
+}
+
+async function withItems(tx: Knex, rows: ShipmentRow[]): Promise<ShipmentResource[]> {
+  if (rows.length === 0) return [];
+  const items = (await tx('shipment_items as s')
+    .join('sales_order_items as i', 'i.id', 's.sales_order_item_id')
+    .join('articles as a', 'a.id', 'i.article_id')
+    .select('s.id', 's.shipment_id', 's.sales_order_item_id', 'i.article_id', 'a.article_code', 'i.um3pl', 's.quantity')
+    .whereIn('s.shipment_id', rows.map((r) => r.id))
+    .orderBy('s.id')) as ShipmentItemRow[];
+  return rows.map((r) => ({
+    id: r.id,
+    sales_order_id: r.sales_order_id,
+    client_3pl_id: r.company_id,
+    carrier: r.carrier,
+    service: r.service,
+    tracking_number: r.tracking_number,
+    tracking_url: r.tracking_url,
+    shipped_at: toApiTime(r.shipped_at),
+    internal_code: r.internal_code,
+    items: items
+      .filter((i) => i.shipment_id === r.id)
+      .map((i) => ({ id: i.id, so_item_id: i.sales_order_item_id, article_id: i.article_id, article_code: i.article_code, um3pl: i.um3pl, quantity_um3pl: toQuantity(Number(i.quantity)) })),
+    created_at: toApiTime(r.created_at),
+    updated_at: toApiTime(r.updated_at),
+  }));
+}
+
+function inScope(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
+  return whereClientInScope(tx('shipments').select('*'), scope, 'company_id');
+}
+
+export interface ShipmentFilters {
+  salesOrderId?: number;
+  trackingNumber?: string;
+  updatedSince?: string;
+}
+
+function filtered(query: Knex.QueryBuilder, filters: ShipmentFilters): Knex.QueryBuilder {
+  if (filters.salesOrderId !== undefined) query.where('sales_order_id', filters.salesOrderId);
+  if (filters.trackingNumber !== undefined) query.where('tracking_number', filters.trackingNumber);
+  if (filters.updatedSince !== undefined) query.where('updated_at', '>=', filters.updatedSince);
+  return query;
+}
+
+/** A page of the shipments in scope, newest first. */
+export async function listShipments(tx: Knex, scope: CompanyScope, filters: ShipmentFilters, page: PageRequest): Promise<Paged<ShipmentResource>> {
+  const result = await paged(filtered(inScope(tx, scope), filters).orderBy('id', 'desc'), page, (row: ShipmentRow) => row);
+  return { rows: await withItems(tx, result.rows), total: result.total };
+}
+
+/** Shipments with ids above `after`, by id (the GraphQL keyset). */
+export async function shipmentsAfter(tx: Knex, scope: CompanyScope, options: { after?: number; limit: number } & ShipmentFilters): Promise<ShipmentResource[]> {
+  return withItems(tx, (await afterId(filtered(inScope(tx, scope), options), options.after, options.limit)) as ShipmentRow[]);
+}
+
+export async function findShipment(tx: Knex, scope: CompanyScope, id: number): Promise<ShipmentResource | undefined> {
+  const row = (await inScope(tx, scope).where('id', id).first()) as ShipmentRow | undefined;
+  return row ? (await withItems(tx, [row]))[0] : undefined;
+}
+
+/** The shipments of each order (its `shipments`), oldest first. */
+export async function summariesOf(tx: Knex, orderIds: readonly number[]): Promise<Map<number, ShipmentSummary[]>> {
+  const rows = (await tx('shipments')
+    .select('id', 'sales_order_id', 'carrier', 'tracking_number', 'tracking_url', 'shipped_at')
+    .whereIn('sales_order_id', orderIds)
+    .orderBy('id')) as Array<Pick<ShipmentRow, 'id' | 'sales_order_id' | 'carrier' | 'tracking_number' | 'tracking_url' | 'shipped_at'>>;
+  const byOrder = new Map<number, ShipmentSummary[]>();
+  for (const r of rows) {
+    const list = byOrder.get(r.sales_order_id) ?? [];
+    list.push({ id: r.id, carrier: r.carrier, tracking_number: r.tracking_number, tracking_url: r.tracking_url, shipped_at: toApiTime(r.shipped_at) });
+    byOrder.set(r.sales_order_id, list);
+  }
+  return byOrder;
+}
+
+export type NewShipment = Omit<ShipmentRow, 'id' | 'created_at' | 'updated_at' | 'shipped_at'> & { shipped_at?: string };
+
+/** Stores a shipment and its lines (thousandths); answers its id. */
+export async function insertShipment(tx: Knex, fields: NewShipment, lines: ReadonlyArray<{ itemId: number; quantity: number }>): Promise<number> {
+  const now = nowDb();
+  const id = await insertReturningId(tx, 'shipments', { ...fields, shipped_at: fields.shipped_at ?? now, created_at: now, updated_at: now });
+  await tx('shipment_items').insert(lines.map((l) => ({ shipment_id: id, sales_order_item_id: l.itemId, quantity: l.quantity })));
+  return id;
+}
