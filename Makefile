@@ -28,7 +28,9 @@ run: install codegen-check
 	WEBHOOK_ALLOW_HTTP=$${WEBHOOK_ALLOW_HTTP:-true} WEBHOOK_ALLOW_PRIVATE_TARGETS=$${WEBHOOK_ALLOW_PRIVATE_TARGETS:-true} $(TSX) src/main.ts
 
 ## make test: install, check generated files, run every suite on SQLite and on MariaDB
+## (promtool, for the metrics test, is installed from Debian's prometheus package when missing)
 test: install codegen-check
+	bash test/helpers/ensure-promtool.sh
 	bash test/run.sh
 
 ## make cluster-test: a 3-node MariaDB Galera cluster, three API instances, two webhook workers,

@@ -45,6 +45,21 @@ function responseRef(doc: OpenApiDoc, name: string, limited: boolean): Json {
   return ref('responses', limitedName);
 }
 
+/**
+ * A GraphQL operation's 401: its one GraphQL error response with RFC 6750's challenge, which the
+ * request path sends on every 401 (REST's Unauthenticated response declares it itself).
+ */
+function graphqlUnauthenticated(doc: OpenApiDoc): Json {
+  const responses = (doc.components.responses ??= {});
+  if (!responses.GraphQLUnauthenticated) {
+    const base = responses.GraphQLRequestError;
+    if (!base) throw new Error('Unknown response GraphQLRequestError');
+    const headers = { ...((base.headers as Json | undefined) ?? {}), 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') };
+    responses.GraphQLUnauthenticated = { ...base, description: 'The bearer token is missing, malformed, unknown or revoked (`UNAUTHENTICATED`).', headers };
+  }
+  return ref('responses', 'GraphQLUnauthenticated');
+}
+
 function withRateLimitHeaders(doc: OpenApiDoc, response: Json): Json {
   if (typeof response.$ref === 'string') {
     return responseRef(doc, response.$ref.replace('#/components/responses/', ''), true);
@@ -89,7 +104,9 @@ function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json, method: stri
   const responses = { ...(op.responses as Json) };
   const graphql = op['x-error-format'] === 'graphql';
   for (const [status, name, applies] of derived) {
-    if (applies && responses[status] === undefined) responses[status] = ref('responses', graphql ? 'GraphQLRequestError' : name);
+    if (!applies || responses[status] !== undefined) continue;
+    if (graphql) responses[status] = status === '401' ? graphqlUnauthenticated(doc) : ref('responses', 'GraphQLRequestError');
+    else responses[status] = ref('responses', name);
   }
   if (op['x-idempotent'] === true) {
     for (const [status, response] of Object.entries(responses)) {

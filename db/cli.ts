@@ -2,7 +2,7 @@
  * Database commands: `migrate` (latest), `rollback` (all), `seed-demo` (once; prints the logins).
  * Usage: tsx db/cli.ts <command>   (DATABASE_URL as for the server)
  */
-import { loadConfigOrExit } from '../src/config.js';
+import { loadConfigOrExit } from '../src/platform/startup.js';
 import { createDb } from '../src/platform/db/database.js';
 import { migrateLatest, rollbackAll } from './migrations/index.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './seeds/demo/demo.js';

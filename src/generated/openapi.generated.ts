@@ -74,7 +74,9 @@ export interface paths {
          * Read the health of the service
          * @description Runs the health checks: database query, rate-limit store, storage, heartbeats. 200 while the
          *     database answers, 503 with the same body and `status: down` when it does not.
-         *     `?format=prometheus` answers the same checks in Prometheus text exposition, with request metrics.
+         *     `?format=prometheus` answers the same checks in Prometheus text exposition (`tpl_up`,
+         *     `tpl_health_check`, `tpl_heartbeat_age_seconds`), followed by every metric of `GET /metrics`;
+         *     unlike `/metrics` it runs the checks, so scrape `/metrics` instead.
          *     `/health` and `/up` answer the same.
          */
         get: operations["getHealth"];
@@ -140,6 +142,44 @@ export interface paths {
          *     process only when this fails.
          */
         get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the metrics of this instance (Prometheus)
+         * @description The metrics of this instance in Prometheus text exposition (`text/plain; version=0.0.4`),
+         *     for a Prometheus server to scrape. Always 200, whatever the database does: a scrape reads
+         *     this process's memory only, never the database, and writes nothing. What the database holds
+         *     (webhook and outbox backlogs) is sampled by the instance in the background every 15 s and
+         *     served as last sampled: `tpl_metrics_sample_age_seconds` says how old that sample is, and
+         *     `tpl_database_up` whether the database answered it.
+         *
+         *     Besides the process (`tpl_process_*`, `tpl_nodejs_*`) and the request durations per
+         *     operation (`tpl_http_request_duration_seconds`): webhook delivery attempts by outcome
+         *     (`tpl_webhook_deliveries_total`), the delivery backlog by status and the age of its oldest
+         *     (`tpl_webhook_deliveries_backlog`, `tpl_webhook_deliveries_oldest_age_seconds`), events not
+         *     fanned out yet and set aside (`tpl_outbox_backlog`, `tpl_outbox_oldest_age_seconds`,
+         *     `tpl_outbox_set_aside_events`), the database pool (`tpl_db_pool_connections`,
+         *     `tpl_db_pool_pending_acquires`, `tpl_db_pool_acquire_wait_seconds`), idempotency replays and
+         *     conflicts (`tpl_idempotency_requests_total`) and GraphQL operations by name
+         *     (`tpl_graphql_operations_total`; at most 50 names, then `other`; `anonymous` without a name).
+         *     Counters count what this process did: a webhook worker run as its own process counts its
+         *     deliveries there. Keep this address inside the network (the reverse proxy of the deployment
+         *     guide does not pass it).
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2594,6 +2634,7 @@ export interface components {
         /** @description The bearer token is missing, malformed, unknown or revoked. */
         Unauthenticated: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -2733,6 +2774,7 @@ export interface components {
         /** @description The bearer token is missing, malformed, unknown or revoked. */
         UnauthenticatedRateLimited: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2864,6 +2906,32 @@ export interface components {
                 "application/json": components["schemas"]["GraphQLResponse"];
             };
         };
+        /** @description The bearer token is missing, malformed, unknown or revoked (`UNAUTHENTICATED`). */
+        GraphQLUnauthenticatedRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errors": [
+                 *         {
+                 *           "message": "Unauthenticated.",
+                 *           "extensions": {
+                 *             "code": "UNAUTHENTICATED"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["GraphQLResponse"];
+            };
+        };
         /** @description The result of the query (GraphQL errors of the query itself answer 200 with `errors`). */
         GraphQLResultRateLimited: {
             headers: {
@@ -2933,6 +3001,13 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
+        /**
+         * @description The bearer challenge of RFC 6750: `Bearer realm="api"` when no bearer token was sent;
+         *     `Bearer realm="api", error="invalid_token", error_description="..."` when the token sent is
+         *     malformed, unknown or revoked.
+         * @example Bearer realm="api", error="invalid_token", error_description="The token is malformed, unknown or revoked."
+         */
+        "WWW-Authenticate": string;
         /** @description `true` when this response is the stored answer to an earlier request with the same Idempotency-Key. */
         "Idempotent-Replayed": "true";
     };
@@ -3069,6 +3144,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP tpl_outbox_backlog Events recorded and not fanned out to webhook deliveries yet (as last sampled).
+                     *     # TYPE tpl_outbox_backlog gauge
+                     *     tpl_outbox_backlog 0
+                     */
+                    "text/plain": string;
                 };
             };
         };
@@ -5398,7 +5498,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["GraphQLRequestErrorRateLimited"];
-            401: components["responses"]["GraphQLRequestErrorRateLimited"];
+            401: components["responses"]["GraphQLUnauthenticatedRateLimited"];
             403: components["responses"]["GraphQLRequestErrorRateLimited"];
             422: components["responses"]["GraphQLRequestErrorRateLimited"];
             429: components["responses"]["GraphQLRequestErrorRateLimited"];
@@ -5431,7 +5531,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GraphQLResultRateLimited"];
             400: components["responses"]["GraphQLRequestErrorRateLimited"];
-            401: components["responses"]["GraphQLRequestErrorRateLimited"];
+            401: components["responses"]["GraphQLUnauthenticatedRateLimited"];
             403: components["responses"]["GraphQLRequestErrorRateLimited"];
             413: components["responses"]["GraphQLRequestErrorRateLimited"];
             415: components["responses"]["GraphQLRequestErrorRateLimited"];

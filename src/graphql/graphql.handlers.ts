@@ -32,7 +32,7 @@ const servers = new WeakMap<AppDeps, Server>();
 function serverFor(deps: AppDeps): Server {
   let server = servers.get(deps);
   if (!server) {
-    const yoga = createGraphQLServer({ logger: deps.logger, production: deps.config.production });
+    const yoga = createGraphQLServer({ logger: deps.logger, production: deps.config.production, metrics: deps.metrics });
     server = { yoga, post: new yoga.fetchAPI.Request('http://localhost/graphql', { method: 'POST' }) };
     servers.set(deps, server);
   }
@@ -60,7 +60,7 @@ async function executeGet({ deps, auth, request }: YogaInput): Promise<YogaReply
   const response = await serverFor(deps).yoga.fetch(
     `http://localhost${request.url}`,
     { method: 'GET', headers: { accept: header(request.headers.accept) ?? 'application/json' } },
-    { tenant, activeModules: auth?.activeModules },
+    { tenant, activeModules: auth?.activeModules, requestId: request.requestId },
   );
   return {
     status: response.status,
@@ -77,14 +77,14 @@ async function executeGet({ deps, auth, request }: YogaInput): Promise<YogaReply
  * rebuild a fetch Request from the body and parse it again: about 300 µs more per request.
  * Answers are always application/json, as the document promises (errors of the query itself: 200).
  */
-async function executePost({ deps, auth, body }: YogaInput): Promise<YogaReply> {
+async function executePost({ deps, auth, body, request }: YogaInput): Promise<YogaReply> {
   const { yoga, post } = serverFor(deps);
   const tenant = auth?.scope ? tenantContext({ deps, auth }) : undefined;
   let result: ExecutionResult;
   try {
     const answer = await yoga.getResultForParams(
       { params: body as GraphQLParams, request: post },
-      { tenant, activeModules: auth?.activeModules },
+      { tenant, activeModules: auth?.activeModules, requestId: request.requestId },
     );
     if (answer === undefined || isAsyncIterable(answer)) throw new Error('yoga answered a stream where the schema has no subscription');
     result = answer;

@@ -21,11 +21,15 @@ import type { TenantContext } from '../platform/tenant-context.js';
 import type { GraphQLContext } from './context.js';
 import { schema } from './schema.js';
 import { MAX_QUERY_COST, useQueryCostLimit } from './cost.js';
+import { useErrorLog, useOperationMetrics } from './observability.js';
+import type { Metrics } from '../platform/metrics.js';
 
 /** What the handler hands to yoga with each request. */
 export interface GraphQLServerContext {
   readonly tenant?: TenantContext;
   readonly activeModules?: ReadonlySet<string>;
+  /** The request's id, for the log lines of its errors. */
+  readonly requestId?: string;
 }
 
 /**
@@ -63,6 +67,13 @@ function httpAnswer(status: number, retryAfterSeconds: number | undefined): Reco
  * (platform/error-status.ts); a database fault answers 503 with Retry-After as REST does (the
  * query's other errors answer 200). Anything else is masked.
  */
+/** An error no service meant (a bug): masked as INTERNAL_SERVER_ERROR, and logged with its request id. */
+export function isUnexpectedError(error: unknown): boolean {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof AppError || databaseFaultOf(original)) return false;
+  return !(original instanceof GraphQLError);
+}
+
 export function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   const path = error instanceof GraphQLError ? error.path : undefined;
@@ -75,7 +86,8 @@ export function maskError(error: unknown, message: string): Error {
   const fault = databaseFaultOf(original);
   if (fault) return new GraphQLError(fault.message, { extensions: httpAnswer(503, fault.retryAfterSeconds), path });
   if (error instanceof GraphQLError && (error.originalError === undefined || error.originalError instanceof GraphQLError)) return error;
-  return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  // The original stays on the masked error (never serialized) for the error log (observability.ts).
+  return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' }, originalError: original instanceof Error ? original : undefined });
 }
 
 /**
@@ -99,7 +111,7 @@ function askedBefore(): (args: ExecutionArgs) => boolean {
   };
 }
 
-export function createGraphQLServer(options: { logger: Logger; production: boolean }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
+export function createGraphQLServer(options: { logger: Logger; production: boolean; metrics: Pick<Metrics, 'graphqlOperation'> }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
   const { logger, production } = options;
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
@@ -120,9 +132,11 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),
       warn: (...args) => logger.warn({ args }, 'graphql'),
-      error: (...args) => logger.error({ args }, 'graphql'),
+      // yoga logs each error it masks, without the request: useErrorLog logs those of executions
+      // with the request id; what else yoga reports stays at error.
+      error: (...args) => (args.some(isUnexpectedError) ? logger.debug({ args }, 'graphql') : logger.error({ args }, 'graphql')),
     },
-    context: ({ tenant, activeModules }) => ({ tenant: tenant!, activeModules: activeModules ?? new Set() }),
+    context: ({ tenant, activeModules, requestId }) => ({ tenant: tenant!, activeModules: activeModules ?? new Set(), requestId }),
     plugins: [
       maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, ignoreIntrospection: false }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases }),
@@ -131,6 +145,8 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives }),
       ...(production ? [blockFieldSuggestionsPlugin()] : []),
       useGraphQlJit({}, { enableIf: askedBefore() }),
+      useOperationMetrics(options.metrics),
+      useErrorLog(logger, isUnexpectedError),
     ],
   });
 }
