@@ -2606,6 +2606,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The copy the client has (its `If-None-Match` names this body's `ETag`) is current; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The database answers; the body says how the other checks fare. */
         Healthy: {
             headers: {
@@ -2876,6 +2885,18 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The copy the client has (its `If-None-Match` names this body's `ETag`) is current; no body. */
+        NotModifiedRateLimited: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description The request was refused before the query ran, or the database became unavailable while it
          *     ran; `errors[0].extensions.code` says why (`BAD_REQUEST`, `UNAUTHENTICATED`, `FORBIDDEN`,
@@ -3002,6 +3023,16 @@ export interface components {
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
         /**
+         * @description The version of this body; send it back as `If-None-Match` to get `304 Not Modified` while it is current.
+         * @example "Xy3kq0bM2eXb0m4Cj2hq0w1t8Qn7QeZp4fQ3xw"
+         */
+        ETag: string;
+        /**
+         * @description `no-cache`: keep the body, and ask again (with `If-None-Match`) before using it.
+         * @example no-cache
+         */
+        "Cache-Control": string;
+        /**
          * @description The bearer challenge of RFC 6750: `Bearer realm="api"` when no bearer token was sent;
          *     `Bearer realm="api", error="invalid_token", error_description="..."` when the token sent is
          *     malformed, unknown or revoked.
@@ -3046,15 +3077,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The document. */
+            /** @description The document (with `ETag`; gzip or brotli when the client accepts one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
+            304: components["responses"]["NotModified"];
         };
     };
     getDocs: {
@@ -3066,15 +3100,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The reference page. */
+            /** @description The reference page (with `ETag`; gzip or brotli when the client accepts one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
         };
     };
     getHealth: {
@@ -5484,9 +5521,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The GraphiQL page, or the query result. */
+            /** @description The GraphiQL page (with `ETag`; gzip or brotli when the client accepts one), or the query result. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5497,6 +5536,7 @@ export interface operations {
                     "application/json": components["schemas"]["GraphQLResponse"];
                 };
             };
+            304: components["responses"]["NotModifiedRateLimited"];
             400: components["responses"]["GraphQLRequestErrorRateLimited"];
             401: components["responses"]["GraphQLUnauthenticatedRateLimited"];
             403: components["responses"]["GraphQLRequestErrorRateLimited"];

@@ -13,6 +13,8 @@ import type { Schema } from '../platform/openapi/schemas.js';
 import { JsonText } from '../platform/openapi/json-text.js';
 import { tenantContext } from '../platform/tenant-context.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../platform/http/security-headers.js';
+import { StaticBody } from '../platform/http/static-body.js';
+import { LRUCache } from 'lru-cache';
 import { createGraphQLServer } from './yoga.js';
 import { introspectionOnly } from './introspection.js';
 import { graphqlReply, retryAfterHeader, type GraphQLReply } from './graphql-result.js';
@@ -38,6 +40,12 @@ function serverFor(deps: AppDeps): Server {
   }
   return server;
 }
+
+/**
+ * GraphiQL's page by the URL asked (the query of the URL is filled in), made once and then
+ * answered with its ETag and compressed once (static-body.ts): a few URLs at most are kept.
+ */
+const graphiqlPages = new LRUCache<string, StaticBody>({ max: 8 });
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -125,9 +133,13 @@ export const graphqlHandlers = {
     // asked for as data is held to POST's rules.
     const wantsPage = /text\/html/.test(header(input.request.headers.accept) ?? '');
     if (input.query.query !== undefined && !wantsPage) requireTenant(input, input.query);
+    const page = { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY };
+    const known = wantsPage ? graphiqlPages.get(input.request.url) : undefined;
+    if (known) return { status: 200, body: known, headers: page };
     const reply = await executeGet(input);
-    return reply.html
-      ? { status: 200, body: reply.text, contentType: 'text/html', headers: { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY } }
-      : json(reply);
+    if (!reply.html) return json(reply);
+    const body = new StaticBody(reply.text, 'text/html; charset=utf-8');
+    graphiqlPages.set(input.request.url, body);
+    return { status: 200, body, headers: page };
   },
 } satisfies HandlerMap;
