@@ -2415,22 +2415,10 @@ export interface components {
             document: components["schemas"]["StockDocument"];
         };
         /**
-         * @description An event kind of the catalogue.
-         * @example reception.created
-         * @enum {string}
-         */
-        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
-        /**
          * @description The test event of `POST /api/webhooks/{id}/ping`.
          * @enum {string}
          */
         WebhookPingEventType: "webhook.ping";
-        /**
-         * @description An event kind of the catalogue, or `*` for every event (`*` alone, never beside names).
-         * @example reception.created
-         * @enum {string}
-         */
-        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
         Webhook: {
             /**
              * Format: int32
@@ -2575,28 +2563,34 @@ export interface components {
         WebhookDeliveryResponse: {
             data: components["schemas"]["WebhookDelivery"];
         };
+        /** @description The test event of `POST /api/webhooks/{id}/ping`, delivered like the others (never in `GET /api/events`). */
+        WebhookPingEvent: {
+            /** @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A */
+            id: string;
+            type: components["schemas"]["WebhookPingEventType"];
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The company that owns the subscription.
+             * @example 2
+             */
+            company_id: number;
+            data: {
+                /**
+                 * Format: int32
+                 * @example 4
+                 */
+                webhook_id: number;
+            };
+        };
         /**
          * @description The JSON body of every delivery: POSTed to the subscription URL with the headers `webhook-id`
          *     (the event id, the same on every retry), `webhook-timestamp` (epoch seconds) and
          *     `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the secret
-         *     (Standard Webhooks).
+         *     (Standard Webhooks). An event of the catalogue (`WebhookEvent`, told apart by `type`), or the
+         *     test event of a ping.
          */
-        WebhookEvent: {
-            /** @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A */
-            id: string;
-            type: components["schemas"]["WebhookEventType"] | components["schemas"]["WebhookPingEventType"];
-            timestamp: components["schemas"]["Timestamp"];
-            /**
-             * Format: int32
-             * @description The client company that owns the data.
-             * @example 2
-             */
-            company_id: number;
-            /** @description The resource as the REST API shows it; for `stock.changed` a `StockChange` (the stock row with `delta`, `cause` and `document`). */
-            data: {
-                [key: string]: unknown;
-            };
-        };
+        WebhookDeliveryBody: components["schemas"]["WebhookEvent"] | components["schemas"]["WebhookPingEvent"];
         EventFeedPage: {
             data: components["schemas"]["WebhookEvent"][];
             meta: {
@@ -2604,6 +2598,251 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        /**
+         * @description An event type of the catalogue.
+         * @example reception.created
+         * @enum {string}
+         */
+        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
+        /**
+         * @description An event type of the catalogue, or `*` for every event (`*` alone, never beside names).
+         * @example reception.created
+         * @enum {string}
+         */
+        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "return.created" | "stock.changed";
+        /** @description `article.created`: An article was created (`POST /api/articles`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
+        ArticleCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "article.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Article"];
+        };
+        /** @description `article.updated`: An article changed (`PUT`/`PATCH /api/articles/{id}`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
+        ArticleUpdatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "article.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Article"];
+        };
+        /** @description `purchase_order.created`: A purchase order was created. Sent while the client's `inbound` module is on. */
+        PurchaseOrderCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "purchase_order.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["PurchaseOrder"];
+        };
+        /** @description `purchase_order.updated`: A purchase order changed (an update, a cancellation, a short-close, or its received quantities after a reception). Sent while the client's `inbound` module is on. */
+        PurchaseOrderUpdatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "purchase_order.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["PurchaseOrder"];
+        };
+        /** @description `reception.created`: A reception was recorded against a purchase order. Sent while the client's `inbound` module is on. */
+        ReceptionCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reception.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Reception"];
+        };
+        /** @description `reception.updated`: A reception was corrected. Sent while the client's `inbound` module is on. */
+        ReceptionUpdatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reception.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Reception"];
+        };
+        /** @description `sales_order.created`: A sales order was created. Sent while the client's `outbound` module is on. */
+        SalesOrderCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sales_order.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["SalesOrder"];
+        };
+        /** @description `sales_order.updated`: A sales order changed. Sent while the client's `outbound` module is on. */
+        SalesOrderUpdatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sales_order.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["SalesOrder"];
+        };
+        /** @description `sales_order.status_changed`: A sales order moved to another status. Sent while the client's `outbound` module is on. */
+        SalesOrderStatusChangedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sales_order.status_changed";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["SalesOrder"];
+        };
+        /** @description `return.created`: A return was recorded. Sent while the client's `returns` module is on. */
+        ReturnCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "return.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Return"];
+        };
+        /** @description `stock.changed`: A stock balance changed (on hand or reserved), with what changed it. Sent while the client's `stock` module is on. */
+        StockChangedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stock.changed";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["StockChange"];
+        };
+        /** @description An event as its webhook delivery carries it and `GET /api/events` lists it: `type` says which, and `data` is the resource of that type (`WebhookEventType` lists them). */
+        WebhookEvent: components["schemas"]["ArticleCreatedEvent"] | components["schemas"]["ArticleUpdatedEvent"] | components["schemas"]["PurchaseOrderCreatedEvent"] | components["schemas"]["PurchaseOrderUpdatedEvent"] | components["schemas"]["ReceptionCreatedEvent"] | components["schemas"]["ReceptionUpdatedEvent"] | components["schemas"]["SalesOrderCreatedEvent"] | components["schemas"]["SalesOrderUpdatedEvent"] | components["schemas"]["SalesOrderStatusChangedEvent"] | components["schemas"]["ReturnCreatedEvent"] | components["schemas"]["StockChangedEvent"];
     };
     responses: {
         /** @description The copy the client has (its `If-None-Match` names this body's `ETag`) is current; no body. */
