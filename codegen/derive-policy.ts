@@ -69,6 +69,13 @@ function withRateLimitHeaders(doc: OpenApiDoc, response: Json): Json {
   return { ...response, headers };
 }
 
+/** The response with `headers` added (a referenced response is copied inline). */
+function withHeaders(doc: OpenApiDoc, response: Json, headers: Json): Json {
+  const base = typeof response.$ref === 'string' ? doc.components.responses?.[response.$ref.replace('#/components/responses/', '')] : response;
+  if (!base) throw new Error(`Unknown response ${String(response.$ref)}`);
+  return { ...base, headers: { ...((base.headers as Json | undefined) ?? {}), ...headers } };
+}
+
 /** Writes read a JSON body even where the document declares none (to refuse one); GET and HEAD never do. */
 const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
@@ -119,6 +126,11 @@ function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json, method: stri
     for (const [status, response] of Object.entries(responses)) {
       responses[status] = withRateLimitHeaders(doc, response as Json);
     }
+  }
+  if (op.deprecated === true) {
+    if (typeof op['x-deprecated-at'] !== 'string') throw new Error(`${op.operationId as string}: deprecated: true needs x-deprecated-at (YYYY-MM-DD)`);
+    const headers = { Deprecation: ref('headers', 'Deprecation'), ...(op['x-sunset'] === undefined ? {} : { Sunset: ref('headers', 'Sunset') }) };
+    for (const [status, response] of Object.entries(responses)) responses[status] = withHeaders(doc, response as Json, headers);
   }
   op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -3262,6 +3262,18 @@ export interface components {
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
         /**
+         * @description On every answer of an operation this document marks `deprecated`: the day it was deprecated,
+         *     as RFC 9745 writes it (`@` and epoch seconds). See the guide's versioning chapter.
+         * @example @1798761600
+         */
+        Deprecation: string;
+        /**
+         * @description On every answer of a deprecated operation that has a retirement day: the day it stops
+         *     answering (RFC 8594, an HTTP-date). Move off it before then.
+         * @example Sat, 01 Jan 2028 00:00:00 GMT
+         */
+        Sunset: string;
+        /**
          * @description The version of this body; send it back as `If-None-Match` to get `304 Not Modified` while it is current.
          * @example "Xy3kq0bM2eXb0m4Cj2hq0w1t8Qn7QeZp4fQ3xw"
          */
