@@ -42,17 +42,30 @@ function unexpectedErrors(result: ExecutionResult, unexpected: (error: unknown) 
   return (result.errors ?? []).map((error) => error.originalError ?? error).filter(unexpected);
 }
 
-/** Logs the unexpected errors of each execution with the request's id (yoga's own log of them has none). */
-export function useErrorLog(logger: Logger, unexpected: (error: unknown) => boolean): Plugin<GraphQLContext> {
+/**
+ * Logs the unexpected errors of each execution with the request's id. yoga registers its masking
+ * after the application's plugins, so this sees the errors before they are masked; `logged` tells
+ * yoga's own log of the same errors (which has no request) apart.
+ */
+export function useErrorLog(logger: Logger, unexpected: (error: unknown) => boolean): { plugin: Plugin<GraphQLContext>; logged(error: unknown): boolean } {
+  const logged = new WeakSet<object>();
+  const seen = (error: unknown): boolean =>
+    typeof error === 'object' && error !== null && (logged.has(error) || seen((error as { originalError?: unknown }).originalError));
   return {
-    onExecute({ args }) {
-      const { requestId } = args.contextValue;
-      return {
-        onExecuteDone({ result }) {
-          if (isAsyncIterable(result)) return;
-          for (const err of unexpectedErrors(result, unexpected)) logger.error({ err, requestId }, 'graphql query failed');
-        },
-      };
+    logged: seen,
+    plugin: {
+      onExecute({ args }) {
+        const { requestId } = args.contextValue;
+        return {
+          onExecuteDone({ result }) {
+            if (isAsyncIterable(result)) return;
+            for (const err of unexpectedErrors(result, unexpected)) {
+              if (typeof err === 'object' && err !== null) logged.add(err);
+              logger.error({ err, requestId }, 'graphql query failed');
+            }
+          },
+        };
+      },
     },
   };
 }

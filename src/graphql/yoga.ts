@@ -86,8 +86,7 @@ export function maskError(error: unknown, message: string): Error {
   const fault = databaseFaultOf(original);
   if (fault) return new GraphQLError(fault.message, { extensions: httpAnswer(503, fault.retryAfterSeconds), path });
   if (error instanceof GraphQLError && (error.originalError === undefined || error.originalError instanceof GraphQLError)) return error;
-  // The original stays on the masked error (never serialized) for the error log (observability.ts).
-  return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' }, originalError: original instanceof Error ? original : undefined });
+  return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
 /**
@@ -113,6 +112,7 @@ function askedBefore(): (args: ExecutionArgs) => boolean {
 
 export function createGraphQLServer(options: { logger: Logger; production: boolean; metrics: Pick<Metrics, 'graphqlOperation'> }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
   const { logger, production } = options;
+  const errorLog = useErrorLog(logger, isUnexpectedError);
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -132,9 +132,10 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),
       warn: (...args) => logger.warn({ args }, 'graphql'),
-      // yoga logs each error it masks, without the request: useErrorLog logs those of executions
-      // with the request id; what else yoga reports stays at error.
-      error: (...args) => (args.some(isUnexpectedError) ? logger.debug({ args }, 'graphql') : logger.error({ args }, 'graphql')),
+      // yoga logs each error it masks, without the request. useErrorLog has already logged those of
+      // an execution with the request id (it runs before the masking): those go to debug here;
+      // what else yoga reports stays at error.
+      error: (...args) => (args.some((arg) => errorLog.logged(arg)) ? logger.debug({ args }, 'graphql') : logger.error({ args }, 'graphql')),
     },
     context: ({ tenant, activeModules, requestId }) => ({ tenant: tenant!, activeModules: activeModules ?? new Set(), requestId }),
     plugins: [
@@ -146,7 +147,7 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       ...(production ? [blockFieldSuggestionsPlugin()] : []),
       useGraphQlJit({}, { enableIf: askedBefore() }),
       useOperationMetrics(options.metrics),
-      useErrorLog(logger, isUnexpectedError),
+      errorLog.plugin,
     ],
   });
 }
