@@ -24,11 +24,13 @@ install: $(INSTALLED)
 ## make run: install, check generated files, migrate and seed the demo (SQLite), serve on PORT (3000).
 ## The demo lets webhooks go to http receivers on this machine (production refuses both by default).
 run: install codegen-check
-	$(TSX) db/cli.ts seed-demo
+	$(TSX) bin/tpl.ts seed-demo
 	WEBHOOK_ALLOW_HTTP=$${WEBHOOK_ALLOW_HTTP:-true} WEBHOOK_ALLOW_PRIVATE_TARGETS=$${WEBHOOK_ALLOW_PRIVATE_TARGETS:-true} $(TSX) src/main.ts
 
 ## make test: install, check generated files, run every suite on SQLite and on MariaDB
+## (promtool, for the metrics test, is installed from Debian's prometheus package when missing)
 test: install codegen-check
+	bash test/helpers/ensure-promtool.sh
 	bash test/run.sh
 
 ## make cluster-test: a 3-node MariaDB Galera cluster, three API instances, two webhook workers,
@@ -66,9 +68,9 @@ lint: typecheck codegen-check
 
 ## make migrate: migrate DATABASE_URL (MySQL/MariaDB; SQLite also migrates at start)
 migrate: install
-	$(TSX) db/cli.ts migrate
+	$(TSX) bin/tpl.ts migrate
 
-## make build: compile to dist/ (npm start runs it)
+## make build: compile to dist/ (npm start runs the server, npm run start:worker the worker, npm run tpl -- <command> the CLI; none needs a dev dependency)
 build: install codegen-check
 	node_modules/.bin/tsc -p tsconfig.build.json
 

@@ -1,12 +1,14 @@
 /**
  * Bundles openapi/openapi.yaml with openapi/paths/*.yaml and openapi/schemas/*.yaml into one
- * document, then derives from each operation's policy what would otherwise be written by hand on
+ * document, then derives the event schemas from the event catalogue (openapi/events.yaml,
+ * derive-events.ts) and from each operation's policy what would otherwise be written by hand on
  * every operation (see derive-policy.ts).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { derivePolicyResponses, type OpenApiDoc } from './derive-policy.js';
+import { deriveEventSchemas, type EventCatalogue } from './derive-events.js';
 
 type Fragment = Record<string, unknown>;
 
@@ -41,6 +43,11 @@ function sortByTag(paths: OpenApiDoc['paths'], root: OpenApiDoc): OpenApiDoc['pa
   return Object.fromEntries(Object.entries(paths).sort(([, a], [, b]) => rank(a) - rank(b)));
 }
 
+/** openapi/events.yaml: the event catalogue (derive-events.ts). */
+export function readEventCatalogue(openapiDir: string): EventCatalogue {
+  return readYaml(path.join(openapiDir, 'events.yaml')) as unknown as EventCatalogue;
+}
+
 export function bundleDocument(openapiDir: string): OpenApiDoc {
   const root = readYaml(path.join(openapiDir, 'openapi.yaml')) as unknown as OpenApiDoc;
   const paths: Fragment = {};
@@ -52,6 +59,7 @@ export function bundleDocument(openapiDir: string): OpenApiDoc {
     paths: sortByTag(paths as OpenApiDoc['paths'], root),
     components: { ...root.components, schemas },
   };
+  deriveEventSchemas(doc, readEventCatalogue(openapiDir));
   derivePolicyResponses(doc);
   return doc;
 }

@@ -45,6 +45,21 @@ function responseRef(doc: OpenApiDoc, name: string, limited: boolean): Json {
   return ref('responses', limitedName);
 }
 
+/**
+ * A GraphQL operation's 401: its one GraphQL error response with RFC 6750's challenge, which the
+ * request path sends on every 401 (REST's Unauthenticated response declares it itself).
+ */
+function graphqlUnauthenticated(doc: OpenApiDoc): Json {
+  const responses = (doc.components.responses ??= {});
+  if (!responses.GraphQLUnauthenticated) {
+    const base = responses.GraphQLRequestError;
+    if (!base) throw new Error('Unknown response GraphQLRequestError');
+    const headers = { ...((base.headers as Json | undefined) ?? {}), 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') };
+    responses.GraphQLUnauthenticated = { ...base, description: 'The bearer token is missing, malformed, unknown or revoked (`UNAUTHENTICATED`).', headers };
+  }
+  return ref('responses', 'GraphQLUnauthenticated');
+}
+
 function withRateLimitHeaders(doc: OpenApiDoc, response: Json): Json {
   if (typeof response.$ref === 'string') {
     return responseRef(doc, response.$ref.replace('#/components/responses/', ''), true);
@@ -52,6 +67,13 @@ function withRateLimitHeaders(doc: OpenApiDoc, response: Json): Json {
   const headers = { ...((response.headers as Json | undefined) ?? {}) };
   for (const h of RATE_LIMIT_HEADERS) headers[h] = ref('headers', h);
   return { ...response, headers };
+}
+
+/** The response with `headers` added (a referenced response is copied inline). */
+function withHeaders(doc: OpenApiDoc, response: Json, headers: Json): Json {
+  const base = typeof response.$ref === 'string' ? doc.components.responses?.[response.$ref.replace('#/components/responses/', '')] : response;
+  if (!base) throw new Error(`Unknown response ${String(response.$ref)}`);
+  return { ...base, headers: { ...((base.headers as Json | undefined) ?? {}), ...headers } };
 }
 
 /** Writes read a JSON body even where the document declares none (to refuse one); GET and HEAD never do. */
@@ -89,7 +111,9 @@ function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json, method: stri
   const responses = { ...(op.responses as Json) };
   const graphql = op['x-error-format'] === 'graphql';
   for (const [status, name, applies] of derived) {
-    if (applies && responses[status] === undefined) responses[status] = ref('responses', graphql ? 'GraphQLRequestError' : name);
+    if (!applies || responses[status] !== undefined) continue;
+    if (graphql) responses[status] = status === '401' ? graphqlUnauthenticated(doc) : ref('responses', 'GraphQLRequestError');
+    else responses[status] = ref('responses', name);
   }
   if (op['x-idempotent'] === true) {
     for (const [status, response] of Object.entries(responses)) {
@@ -102,6 +126,11 @@ function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json, method: stri
     for (const [status, response] of Object.entries(responses)) {
       responses[status] = withRateLimitHeaders(doc, response as Json);
     }
+  }
+  if (op.deprecated === true) {
+    if (typeof op['x-deprecated-at'] !== 'string') throw new Error(`${op.operationId as string}: deprecated: true needs x-deprecated-at (YYYY-MM-DD)`);
+    const headers = { Deprecation: ref('headers', 'Deprecation'), ...(op['x-sunset'] === undefined ? {} : { Sunset: ref('headers', 'Sunset') }) };
+    for (const [status, response] of Object.entries(responses)) responses[status] = withHeaders(doc, response as Json, headers);
   }
   op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -20,6 +20,7 @@ import { dispatch } from './platform/http/dispatch.js';
 import { idempotency } from './platform/idempotency/idempotency.js';
 import { errorHandler } from './platform/http/error-handler.js';
 import { handlers } from './handlers.js';
+import { observePool } from './platform/db/pool-metrics.js';
 import { verifyBearerToken } from './components/auth/auth.service.js';
 import { resolveAccess } from './components/auth/access.service.js';
 import { createAuthCache } from './components/auth/auth.cache.js';
@@ -40,6 +41,7 @@ export async function createApp(given: AppDeps, source: ContractSource = { docum
   const contract = await loadContract(handlers, source.notImplemented, source.document);
   const authCache = given.authCache ?? createAuthCache({ ttlSeconds: given.config.authCacheTtlSeconds, verify: verifyBearerToken, resolve: resolveAccess });
   const deps: AppDeps = { ...given, authCache };
+  if (!deps.metrics.registry.getSingleMetric('tpl_db_pool_connections')) observePool(deps.metrics.registry, deps.db);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
@@ -68,7 +70,7 @@ export async function createApp(given: AppDeps, source: ContractSource = { docum
   app.use(authenticate({ db: deps.db, config: deps.config, verifyBearer: authCache.verifyBearer })); // 5. security (a 401 counts against the address)
   app.use(tenancy({ db: deps.db, resolveAccess: authCache.resolveAccess })); // 6. X-Company-Id, x-module, x-role
   app.use(requestValidation(contract.document)); // 7. the document's schemas; 422
-  app.use(idempotency({ db: deps.db })); // 8. Idempotency-Key on x-idempotent operations
+  app.use(idempotency({ db: deps.db, metrics: deps.metrics })); // 8. Idempotency-Key on x-idempotent operations
   app.use(dispatch(contract, deps)); // 9. operationId -> handler
   app.use(errorHandler(deps.logger)); // 10. the contract's error body
 

@@ -162,16 +162,3 @@ export function loadConfig(env: Env = process.env): Config {
     httpKeepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
   });
 }
-
-/** loadConfig for a process entry point: a bad value prints one line and exits 1, with no stack trace. */
-export function loadConfigOrExit(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}

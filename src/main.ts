@@ -8,7 +8,7 @@
  * keep-alive each have a time limit (checked every second).
  */
 import net from 'node:net';
-import { loadConfigOrExit } from './config.js';
+import { exitOnStartupFailure, loadConfigOrExit } from './platform/startup.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './platform/http/http-server.js';
 import { createDb, engineOf } from './platform/db/database.js';
@@ -19,6 +19,7 @@ import { startScheduler } from './scheduler.js';
 import { startFeedStamper } from './platform/feeds/sequencer.js';
 import { pruneEvents } from './components/events/events.service.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
+import { startBacklogSampler } from './components/webhooks/webhooks.backlog.js';
 import { pruneIdempotencyKeys } from './platform/idempotency/idempotency.js';
 import { migrateLatest } from '../db/migrations/index.js';
 import { createInstanceAuthCache } from './components/auth/auth.invalidation.js';
@@ -34,12 +35,14 @@ async function main(): Promise<void> {
   if (engineOf(db) === 'sqlite') await migrateLatest(db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const auth = createInstanceAuthCache(config, redis, logger);
-  const { express } = await createApp({ config, db, logger, metrics: createMetrics(), redis, authCache: auth.cache });
+  const metrics = createMetrics();
+  const { express } = await createApp({ config, db, logger, metrics, redis, authCache: auth.cache });
   const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys, pruneEvents(config.eventsRetentionDays)]);
   const stamper = startFeedStamper(db, logger);
+  const backlog = startBacklogSampler(db, metrics, logger);
   const worker =
     config.worker === 'in-process'
-      ? createWebhookWorker({ db, logger, timeoutMs: config.webhookTimeoutMs, allowPrivateTargets: config.webhookAllowPrivateTargets, allowHttp: config.webhookAllowHttp, pollMs: config.workerPollMs })
+      ? createWebhookWorker({ db, logger, timeoutMs: config.webhookTimeoutMs, allowPrivateTargets: config.webhookAllowPrivateTargets, allowHttp: config.webhookAllowHttp, pollMs: config.workerPollMs, metrics })
       : undefined;
   worker?.start();
 
@@ -52,8 +55,7 @@ async function main(): Promise<void> {
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, appUrl: config.appUrl }, 'listening');
-    console.log(`${config.appName} listening on http://localhost:${port} (API at ${config.appUrl}/api, docs at ${config.appUrl}/docs)`);
+    logger.info({ port, appUrl: config.appUrl }, `listening on http://localhost:${port} (API at ${config.appUrl}/api, docs at ${config.appUrl}/docs)`);
   });
 
   let stopping = false;
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     scheduler.stop();
     stamper.stop();
+    backlog.stop();
     const force = setTimeout(() => {
       logger.warn('in-flight requests did not finish in time; exiting');
       process.exit(1);
@@ -86,7 +89,4 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

@@ -5,7 +5,7 @@
  * SQLite, run one (or the in-process worker of the server, WORKER=in-process). SIGTERM lets the sends under
  * way finish and releases the rest of its claims.
  */
-import { loadConfigOrExit } from './config.js';
+import { loadConfigOrExit } from './platform/startup.js';
 import { createDb } from './platform/db/database.js';
 import { createLogger } from './platform/logger.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';

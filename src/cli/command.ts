@@ -20,6 +20,11 @@ export interface Command<Spec extends OptionsSpec = OptionsSpec> {
   readonly name: string;
   readonly summary: string;
   readonly options: Spec;
+  /**
+   * false: the command runs on the database as it is (a read-only list, or migrate/rollback, which
+   * manage the schema themselves); otherwise the CLI migrates the database first.
+   */
+  readonly migrateFirst?: boolean;
   /** Checks across options that the spec cannot say (either --on or --off), before any database work. */
   readonly check?: (options: OptionValues<Spec>) => void;
   run(db: Knex, options: OptionValues<Spec>, out: Out, changed: AuthChanged): Promise<void>;
@@ -30,6 +35,7 @@ export interface AnyCommand {
   readonly name: string;
   readonly summary: string;
   readonly options: OptionsSpec;
+  readonly migrateFirst?: boolean;
   readonly check?: (options: Record<string, unknown>) => void;
   run(db: Knex, options: Record<string, unknown>, out: Out, changed: AuthChanged): Promise<void>;
 }

@@ -21,11 +21,14 @@ export function commandHelp(command: AnyCommand): string[] {
 export function helpText(commands: readonly AnyCommand[]): string[] {
   return [
     `Usage: ${USAGE}`,
-    'Every command migrates the database of DATABASE_URL first. Exit code 0: done; 2: fix the input as the message says; 1: the database failed.',
+    'Commands that write migrate the database of DATABASE_URL first; list commands (--json for JSON) read it as it is.',
+    'Exit code 0: done; 2: fix the input as the message says; 1: the database failed.',
     '',
     'Commands:',
     ...commands.flatMap((c) => [...commandHelp(c), '']),
     '  help [command]',
-    '      This list, or the options of one command (also: <command> --help).',
+    '      This list, or the options of one command (also: --help, <command> --help).',
+    '  --version',
+    '      The name and version of this build.',
   ];
 }

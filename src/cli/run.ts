@@ -1,6 +1,6 @@
 /**
- * The operator CLI in-process: picks the command, parses its options, migrates the database,
- * runs it, tells the running instances what it changed, and answers the exit code: 0 done, 2 a
+ * The operator CLI in-process: picks the command, parses its options, migrates the database
+ * (unless the command reads only, or manages the schema itself), runs it, tells the running instances what it changed, and answers the exit code: 0 done, 2 a
  * mistake of the operator (one line on stderr saying what to fix), 1 anything else (one line, no
  * stack trace).
  */
@@ -12,8 +12,12 @@ import { errorSerializer } from '../platform/logger.js';
 import { parseOptions, UsageError } from './args.js';
 import type { Out } from './command.js';
 import type { AuthChange } from '../kernel/identity.js';
-import { COMMANDS, findCommand } from './commands/index.js';
+import { COMMANDS } from './commands/index.js';
 import { commandHelp, helpText, USAGE } from './help.js';
+import type { AnyCommand } from './command.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../platform/project-root.js';
 
 export interface CliIo {
   readonly out: Out;
@@ -24,16 +28,22 @@ export interface CliIo {
   announce?(changes: readonly AuthChange[]): Promise<void>;
 }
 
-function commandNamed(name: string) {
-  const command = findCommand(name);
+function commandNamed(commands: readonly AnyCommand[], name: string): AnyCommand {
+  const command = commands.find((c) => c.name === name);
   if (!command) throw new UsageError(`Unknown command "${name}"; \`npm run cli -- help\` lists the commands.`);
   return command;
 }
 
-function help(args: readonly string[], out: Out): void {
+function help(commands: readonly AnyCommand[], args: readonly string[], out: Out): void {
   if (args.length > 1) throw new UsageError('help takes at most one command name.');
-  const lines = args[0] === undefined ? helpText(COMMANDS) : commandHelp(commandNamed(args[0]));
+  const lines = args[0] === undefined ? helpText(commands) : commandHelp(commandNamed(commands, args[0]));
   for (const line of lines) out(line);
+}
+
+/** `name version` of package.json (the project root holds it in a checkout and in a deployment alike). */
+export function versionLine(): string {
+  const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+  return `${pkg.name} ${pkg.version}`;
 }
 
 async function migrate(db: Knex, out: Out): Promise<void> {
@@ -41,16 +51,17 @@ async function migrate(db: Knex, out: Out): Promise<void> {
   if (applied.length > 0) out(`Migrated the database (${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}).`);
 }
 
-async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
+async function dispatch(argv: readonly string[], io: CliIo, commands: readonly AnyCommand[]): Promise<void> {
   const [name, ...args] = argv;
   if (name === undefined) throw new UsageError(`Name a command: ${USAGE} (\`npm run cli -- help\` lists them).`);
-  if (name === 'help' || name === '--help' || name === '-h') return help(args, io.out);
-  const command = commandNamed(name);
-  if (args.includes('--help') || args.includes('-h')) return help([name], io.out);
+  if (name === 'help' || name === '--help' || name === '-h') return help(commands, args, io.out);
+  if (name === '--version' || name === '-V' || name === 'version') return io.out(versionLine());
+  const command = commandNamed(commands, name);
+  if (args.includes('--help') || args.includes('-h')) return help(commands, [name], io.out);
   const options = parseOptions(command.name, command.options, args);
   command.check?.(options);
   const db = io.database();
-  await migrate(db, io.out);
+  if (command.migrateFirst !== false) await migrate(db, io.out);
   const changes: AuthChange[] = [];
   await command.run(db, options, io.out, (change) => changes.push(change));
   if (changes.length > 0) await io.announce?.(changes);
@@ -60,10 +71,13 @@ function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-/** Runs one command line (without the program name) and answers its exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+/**
+ * Runs one command line (without the program name) and answers its exit code. `commands` are the
+ * operator commands of src/cli; the process entry (bin/tpl.ts) adds seed-demo from db/seeds.
+ */
+export async function runCli(argv: readonly string[], io: CliIo, commands: readonly AnyCommand[] = COMMANDS): Promise<number> {
   try {
-    await dispatch(argv, io);
+    await dispatch(argv, io, commands);
     return 0;
   } catch (error) {
     // A failed statement's error carries the statement and its values (a token's hash, a password's): only the driver's message is shown.

@@ -74,7 +74,9 @@ export interface paths {
          * Read the health of the service
          * @description Runs the health checks: database query, rate-limit store, storage, heartbeats. 200 while the
          *     database answers, 503 with the same body and `status: down` when it does not.
-         *     `?format=prometheus` answers the same checks in Prometheus text exposition, with request metrics.
+         *     `?format=prometheus` answers the same checks in Prometheus text exposition (`tpl_up`,
+         *     `tpl_health_check`, `tpl_heartbeat_age_seconds`), followed by every metric of `GET /metrics`;
+         *     unlike `/metrics` it runs the checks, so scrape `/metrics` instead.
          *     `/health` and `/up` answer the same.
          */
         get: operations["getHealth"];
@@ -140,6 +142,44 @@ export interface paths {
          *     process only when this fails.
          */
         get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the metrics of this instance (Prometheus)
+         * @description The metrics of this instance in Prometheus text exposition (`text/plain; version=0.0.4`),
+         *     for a Prometheus server to scrape. Always 200, whatever the database does: a scrape reads
+         *     this process's memory only, never the database, and writes nothing. What the database holds
+         *     (webhook and outbox backlogs) is sampled by the instance in the background every 15 s and
+         *     served as last sampled: `tpl_metrics_sample_age_seconds` says how old that sample is, and
+         *     `tpl_database_up` whether the database answered it.
+         *
+         *     Besides the process (`tpl_process_*`, `tpl_nodejs_*`) and the request durations per
+         *     operation (`tpl_http_request_duration_seconds`): webhook delivery attempts by outcome
+         *     (`tpl_webhook_deliveries_total`), the delivery backlog by status and the age of its oldest
+         *     (`tpl_webhook_deliveries_backlog`, `tpl_webhook_deliveries_oldest_age_seconds`), events not
+         *     fanned out yet and set aside (`tpl_outbox_backlog`, `tpl_outbox_oldest_age_seconds`,
+         *     `tpl_outbox_set_aside_events`), the database pool (`tpl_db_pool_connections`,
+         *     `tpl_db_pool_pending_acquires`, `tpl_db_pool_acquire_wait_seconds`), idempotency replays and
+         *     conflicts (`tpl_idempotency_requests_total`) and GraphQL operations by name
+         *     (`tpl_graphql_operations_total`; at most 50 names, then `other`; `anonymous` without a name).
+         *     Counters count what this process did: a webhook worker run as its own process counts its
+         *     deliveries there. Keep this address inside the network (the reverse proxy of the deployment
+         *     guide does not pass it).
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2675,22 +2715,10 @@ export interface components {
             document: components["schemas"]["StockDocument"];
         };
         /**
-         * @description An event kind of the catalogue.
-         * @example reception.created
-         * @enum {string}
-         */
-        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed";
-        /**
          * @description The test event of `POST /api/webhooks/{id}/ping`.
          * @enum {string}
          */
         WebhookPingEventType: "webhook.ping";
-        /**
-         * @description An event kind of the catalogue, or `*` for every event (`*` alone, never beside names).
-         * @example reception.created
-         * @enum {string}
-         */
-        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed";
         Webhook: {
             /**
              * Format: int32
@@ -2835,28 +2863,34 @@ export interface components {
         WebhookDeliveryResponse: {
             data: components["schemas"]["WebhookDelivery"];
         };
+        /** @description The test event of `POST /api/webhooks/{id}/ping`, delivered like the others (never in `GET /api/events`). */
+        WebhookPingEvent: {
+            /** @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A */
+            id: string;
+            type: components["schemas"]["WebhookPingEventType"];
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The company that owns the subscription.
+             * @example 2
+             */
+            company_id: number;
+            data: {
+                /**
+                 * Format: int32
+                 * @example 4
+                 */
+                webhook_id: number;
+            };
+        };
         /**
          * @description The JSON body of every delivery: POSTed to the subscription URL with the headers `webhook-id`
          *     (the event id, the same on every retry), `webhook-timestamp` (epoch seconds) and
          *     `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the secret
-         *     (Standard Webhooks).
+         *     (Standard Webhooks). An event of the catalogue (`WebhookEvent`, told apart by `type`), or the
+         *     test event of a ping.
          */
-        WebhookEvent: {
-            /** @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A */
-            id: string;
-            type: components["schemas"]["WebhookEventType"] | components["schemas"]["WebhookPingEventType"];
-            timestamp: components["schemas"]["Timestamp"];
-            /**
-             * Format: int32
-             * @description The client company that owns the data.
-             * @example 2
-             */
-            company_id: number;
-            /** @description The resource as the REST API shows it; for `stock.changed` a `StockChange` (the stock row with `delta`, `cause` and `document`). */
-            data: {
-                [key: string]: unknown;
-            };
-        };
+        WebhookDeliveryBody: components["schemas"]["WebhookEvent"] | components["schemas"]["WebhookPingEvent"];
         EventFeedPage: {
             data: components["schemas"]["WebhookEvent"][];
             meta: {
@@ -2864,8 +2898,283 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        /**
+         * @description An event type of the catalogue.
+         * @example reception.created
+         * @enum {string}
+         */
+        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed";
+        /**
+         * @description An event type of the catalogue, or `*` for every event (`*` alone, never beside names).
+         * @example reception.created
+         * @enum {string}
+         */
+        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed";
+        /** @description `article.created`: An article was created (`POST /api/articles`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
+        ArticleCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "article.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Article"];
+        };
+        /** @description `article.updated`: An article changed (`PUT`/`PATCH /api/articles/{id}`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
+        ArticleUpdatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "article.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Article"];
+        };
+        /** @description `purchase_order.created`: A purchase order was created. Sent while the client's `inbound` module is on. */
+        PurchaseOrderCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "purchase_order.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["PurchaseOrder"];
+        };
+        /** @description `purchase_order.updated`: A purchase order changed (an update, a cancellation, a short-close, or its received quantities after a reception). Sent while the client's `inbound` module is on. */
+        PurchaseOrderUpdatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "purchase_order.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["PurchaseOrder"];
+        };
+        /** @description `reception.created`: A reception was recorded against a purchase order. Sent while the client's `inbound` module is on. */
+        ReceptionCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reception.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Reception"];
+        };
+        /** @description `reception.updated`: A reception was corrected. Sent while the client's `inbound` module is on. */
+        ReceptionUpdatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reception.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Reception"];
+        };
+        /** @description `sales_order.created`: A sales order was created. Sent while the client's `outbound` module is on. */
+        SalesOrderCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sales_order.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["SalesOrder"];
+        };
+        /** @description `sales_order.updated`: A sales order changed. Sent while the client's `outbound` module is on. */
+        SalesOrderUpdatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sales_order.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["SalesOrder"];
+        };
+        /** @description `sales_order.status_changed`: A sales order moved to another status. Sent while the client's `outbound` module is on. */
+        SalesOrderStatusChangedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sales_order.status_changed";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["SalesOrder"];
+        };
+        /** @description `shipment.created`: A sales order shipped, in part or in full (`POST /api/sales-orders/{id}/shipments`, or the move to `delivered`, which ships what was left as one shipment). Sent while the client's `outbound` module is on. */
+        ShipmentCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "shipment.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Shipment"];
+        };
+        /** @description `return.created`: A return was recorded. Sent while the client's `returns` module is on. */
+        ReturnCreatedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "return.created";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["Return"];
+        };
+        /** @description `stock.changed`: A stock balance changed (on hand or reserved), with what changed it. Sent while the client's `stock` module is on. */
+        StockChangedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stock.changed";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["StockChange"];
+        };
+        /** @description An event as its webhook delivery carries it and `GET /api/events` lists it: `type` says which, and `data` is the resource of that type (`WebhookEventType` lists them). */
+        WebhookEvent: components["schemas"]["ArticleCreatedEvent"] | components["schemas"]["ArticleUpdatedEvent"] | components["schemas"]["PurchaseOrderCreatedEvent"] | components["schemas"]["PurchaseOrderUpdatedEvent"] | components["schemas"]["ReceptionCreatedEvent"] | components["schemas"]["ReceptionUpdatedEvent"] | components["schemas"]["SalesOrderCreatedEvent"] | components["schemas"]["SalesOrderUpdatedEvent"] | components["schemas"]["SalesOrderStatusChangedEvent"] | components["schemas"]["ShipmentCreatedEvent"] | components["schemas"]["ReturnCreatedEvent"] | components["schemas"]["StockChangedEvent"];
     };
     responses: {
+        /** @description The copy the client has (its `If-None-Match` names this body's `ETag`) is current; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The database answers; the body says how the other checks fare. */
         Healthy: {
             headers: {
@@ -2894,6 +3203,7 @@ export interface components {
         /** @description The bearer token is missing, malformed, unknown or revoked. */
         Unauthenticated: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -3033,6 +3343,7 @@ export interface components {
         /** @description The bearer token is missing, malformed, unknown or revoked. */
         UnauthenticatedRateLimited: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3134,6 +3445,18 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The copy the client has (its `If-None-Match` names this body's `ETag`) is current; no body. */
+        NotModifiedRateLimited: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description The request was refused before the query ran, or the database became unavailable while it
          *     ran; `errors[0].extensions.code` says why (`BAD_REQUEST`, `UNAUTHENTICATED`, `FORBIDDEN`,
@@ -3143,6 +3466,32 @@ export interface components {
         GraphQLRequestErrorRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errors": [
+                 *         {
+                 *           "message": "Unauthenticated.",
+                 *           "extensions": {
+                 *             "code": "UNAUTHENTICATED"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["GraphQLResponse"];
+            };
+        };
+        /** @description The bearer token is missing, malformed, unknown or revoked (`UNAUTHENTICATED`). */
+        GraphQLUnauthenticatedRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3233,6 +3582,35 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
+        /**
+         * @description On every answer of an operation this document marks `deprecated`: the day it was deprecated,
+         *     as RFC 9745 writes it (`@` and epoch seconds). See the guide's versioning chapter.
+         * @example @1798761600
+         */
+        Deprecation: string;
+        /**
+         * @description On every answer of a deprecated operation that has a retirement day: the day it stops
+         *     answering (RFC 8594, an HTTP-date). Move off it before then.
+         * @example Sat, 01 Jan 2028 00:00:00 GMT
+         */
+        Sunset: string;
+        /**
+         * @description The version of this body; send it back as `If-None-Match` to get `304 Not Modified` while it is current.
+         * @example "Xy3kq0bM2eXb0m4Cj2hq0w1t8Qn7QeZp4fQ3xw"
+         */
+        ETag: string;
+        /**
+         * @description `no-cache`: keep the body, and ask again (with `If-None-Match`) before using it.
+         * @example no-cache
+         */
+        "Cache-Control": string;
+        /**
+         * @description The bearer challenge of RFC 6750: `Bearer realm="api"` when no bearer token was sent;
+         *     `Bearer realm="api", error="invalid_token", error_description="..."` when the token sent is
+         *     malformed, unknown or revoked.
+         * @example Bearer realm="api", error="invalid_token", error_description="The token is malformed, unknown or revoked."
+         */
+        "WWW-Authenticate": string;
         /** @description `true` when this response is the stored answer to an earlier request with the same Idempotency-Key. */
         "Idempotent-Replayed": "true";
     };
@@ -3271,15 +3649,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The document. */
+            /** @description The document (with `ETag`; gzip or brotli when the client accepts one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
+            304: components["responses"]["NotModified"];
         };
     };
     getDocs: {
@@ -3291,15 +3672,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The reference page. */
+            /** @description The reference page (with `ETag`; gzip or brotli when the client accepts one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
         };
     };
     getHealth: {
@@ -3369,6 +3753,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP tpl_outbox_backlog Events recorded and not fanned out to webhook deliveries yet (as last sampled).
+                     *     # TYPE tpl_outbox_backlog gauge
+                     *     tpl_outbox_backlog 0
+                     */
+                    "text/plain": string;
                 };
             };
         };
@@ -5939,9 +6348,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The GraphiQL page, or the query result. */
+            /** @description The GraphiQL page (with `ETag`; gzip or brotli when the client accepts one), or the query result. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5952,8 +6363,9 @@ export interface operations {
                     "application/json": components["schemas"]["GraphQLResponse"];
                 };
             };
+            304: components["responses"]["NotModifiedRateLimited"];
             400: components["responses"]["GraphQLRequestErrorRateLimited"];
-            401: components["responses"]["GraphQLRequestErrorRateLimited"];
+            401: components["responses"]["GraphQLUnauthenticatedRateLimited"];
             403: components["responses"]["GraphQLRequestErrorRateLimited"];
             422: components["responses"]["GraphQLRequestErrorRateLimited"];
             429: components["responses"]["GraphQLRequestErrorRateLimited"];
@@ -5986,7 +6398,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GraphQLResultRateLimited"];
             400: components["responses"]["GraphQLRequestErrorRateLimited"];
-            401: components["responses"]["GraphQLRequestErrorRateLimited"];
+            401: components["responses"]["GraphQLUnauthenticatedRateLimited"];
             403: components["responses"]["GraphQLRequestErrorRateLimited"];
             413: components["responses"]["GraphQLRequestErrorRateLimited"];
             415: components["responses"]["GraphQLRequestErrorRateLimited"];

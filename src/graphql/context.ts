@@ -6,6 +6,8 @@ import type { TenantContext } from '../platform/tenant-context.js';
 export interface GraphQLContext {
   readonly tenant: TenantContext;
   readonly activeModules: ReadonlySet<string>;
+  /** The request's id (error log lines carry it). */
+  readonly requestId?: string;
 }
 
 /** A field that needs a content module answers FORBIDDEN (HTTP 403) when the company has it off. */

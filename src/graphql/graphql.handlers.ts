@@ -13,6 +13,8 @@ import type { Schema } from '../platform/openapi/schemas.js';
 import { JsonText } from '../platform/openapi/json-text.js';
 import { tenantContext } from '../platform/tenant-context.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../platform/http/security-headers.js';
+import { StaticBody } from '../platform/http/static-body.js';
+import { LRUCache } from 'lru-cache';
 import { createGraphQLServer } from './yoga.js';
 import { introspectionOnly } from './introspection.js';
 import { graphqlReply, retryAfterHeader, type GraphQLReply } from './graphql-result.js';
@@ -32,12 +34,18 @@ const servers = new WeakMap<AppDeps, Server>();
 function serverFor(deps: AppDeps): Server {
   let server = servers.get(deps);
   if (!server) {
-    const yoga = createGraphQLServer({ logger: deps.logger, production: deps.config.production });
+    const yoga = createGraphQLServer({ logger: deps.logger, production: deps.config.production, metrics: deps.metrics });
     server = { yoga, post: new yoga.fetchAPI.Request('http://localhost/graphql', { method: 'POST' }) };
     servers.set(deps, server);
   }
   return server;
 }
+
+/**
+ * GraphiQL's page by the URL asked (the query of the URL is filled in), made once and then
+ * answered with its ETag and compressed once (static-body.ts): a few URLs at most are kept.
+ */
+const graphiqlPages = new LRUCache<string, StaticBody>({ max: 8 });
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -60,7 +68,7 @@ async function executeGet({ deps, auth, request }: YogaInput): Promise<YogaReply
   const response = await serverFor(deps).yoga.fetch(
     `http://localhost${request.url}`,
     { method: 'GET', headers: { accept: header(request.headers.accept) ?? 'application/json' } },
-    { tenant, activeModules: auth?.activeModules },
+    { tenant, activeModules: auth?.activeModules, requestId: request.requestId },
   );
   return {
     status: response.status,
@@ -77,14 +85,14 @@ async function executeGet({ deps, auth, request }: YogaInput): Promise<YogaReply
  * rebuild a fetch Request from the body and parse it again: about 300 µs more per request.
  * Answers are always application/json, as the document promises (errors of the query itself: 200).
  */
-async function executePost({ deps, auth, body }: YogaInput): Promise<YogaReply> {
+async function executePost({ deps, auth, body, request }: YogaInput): Promise<YogaReply> {
   const { yoga, post } = serverFor(deps);
   const tenant = auth?.scope ? tenantContext({ deps, auth }) : undefined;
   let result: ExecutionResult;
   try {
     const answer = await yoga.getResultForParams(
       { params: body as GraphQLParams, request: post },
-      { tenant, activeModules: auth?.activeModules },
+      { tenant, activeModules: auth?.activeModules, requestId: request.requestId },
     );
     if (answer === undefined || isAsyncIterable(answer)) throw new Error('yoga answered a stream where the schema has no subscription');
     result = answer;
@@ -125,9 +133,13 @@ export const graphqlHandlers = {
     // asked for as data is held to POST's rules.
     const wantsPage = /text\/html/.test(header(input.request.headers.accept) ?? '');
     if (input.query.query !== undefined && !wantsPage) requireTenant(input, input.query);
+    const page = { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY };
+    const known = wantsPage ? graphiqlPages.get(input.request.url) : undefined;
+    if (known) return { status: 200, body: known, headers: page };
     const reply = await executeGet(input);
-    return reply.html
-      ? { status: 200, body: reply.text, contentType: 'text/html', headers: { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY } }
-      : json(reply);
+    if (!reply.html) return json(reply);
+    const body = new StaticBody(reply.text, 'text/html; charset=utf-8');
+    graphiqlPages.set(input.request.url, body);
+    return { status: 200, body, headers: page };
   },
 } satisfies HandlerMap;

@@ -21,11 +21,15 @@ import type { TenantContext } from '../platform/tenant-context.js';
 import type { GraphQLContext } from './context.js';
 import { schema } from './schema.js';
 import { MAX_QUERY_COST, useQueryCostLimit } from './cost.js';
+import { useErrorLog, useOperationMetrics } from './observability.js';
+import type { Metrics } from '../platform/metrics.js';
 
 /** What the handler hands to yoga with each request. */
 export interface GraphQLServerContext {
   readonly tenant?: TenantContext;
   readonly activeModules?: ReadonlySet<string>;
+  /** The request's id, for the log lines of its errors. */
+  readonly requestId?: string;
 }
 
 /**
@@ -63,6 +67,13 @@ function httpAnswer(status: number, retryAfterSeconds: number | undefined): Reco
  * (platform/error-status.ts); a database fault answers 503 with Retry-After as REST does (the
  * query's other errors answer 200). Anything else is masked.
  */
+/** An error no service meant (a bug): masked as INTERNAL_SERVER_ERROR, and logged with its request id. */
+export function isUnexpectedError(error: unknown): boolean {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof AppError || databaseFaultOf(original)) return false;
+  return !(original instanceof GraphQLError);
+}
+
 export function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   const path = error instanceof GraphQLError ? error.path : undefined;
@@ -99,8 +110,9 @@ function askedBefore(): (args: ExecutionArgs) => boolean {
   };
 }
 
-export function createGraphQLServer(options: { logger: Logger; production: boolean }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
+export function createGraphQLServer(options: { logger: Logger; production: boolean; metrics: Pick<Metrics, 'graphqlOperation'> }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
   const { logger, production } = options;
+  const errorLog = useErrorLog(logger, isUnexpectedError);
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -120,9 +132,12 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),
       warn: (...args) => logger.warn({ args }, 'graphql'),
-      error: (...args) => logger.error({ args }, 'graphql'),
+      // yoga logs each error it masks, without the request. useErrorLog has already logged those of
+      // an execution with the request id (it runs before the masking): those go to debug here;
+      // what else yoga reports stays at error.
+      error: (...args) => (args.some((arg) => errorLog.logged(arg)) ? logger.debug({ args }, 'graphql') : logger.error({ args }, 'graphql')),
     },
-    context: ({ tenant, activeModules }) => ({ tenant: tenant!, activeModules: activeModules ?? new Set() }),
+    context: ({ tenant, activeModules, requestId }) => ({ tenant: tenant!, activeModules: activeModules ?? new Set(), requestId }),
     plugins: [
       maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, ignoreIntrospection: false }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases }),
@@ -131,6 +146,8 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives }),
       ...(production ? [blockFieldSuggestionsPlugin()] : []),
       useGraphQlJit({}, { enableIf: askedBefore() }),
+      useOperationMetrics(options.metrics),
+      errorLog.plugin,
     ],
   });
 }

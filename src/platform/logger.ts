@@ -5,7 +5,7 @@
  * adds `sql`; a logged database error keeps its type, code, errno, SQL state, the driver's own
  * message and the stack frames, never the statement, its values or a payload in them.
  */
-import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from '../config.js';
 
 /** Properties of a driver error that carry the statement or its values. */
@@ -92,6 +92,8 @@ export function loggerOptions(config: Pick<Config, 'logLevel' | 'appName'>): Log
   return {
     name: config.appName,
     level: config.logLevel,
+    // `"time":"2026-11-21T10:00:00.000Z"`: readable, and what log stores parse without a hint.
+    timestamp: stdTimeFunctions.isoTime,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'password', '*.password', 'secret', '*.secret'],
     serializers: { err: errorSerializer, error: errorSerializer, args: argsSerializer },
   };
@@ -100,4 +102,15 @@ export function loggerOptions(config: Pick<Config, 'logLevel' | 'appName'>): Log
 /** The logger of a process; `destination` (stdout when absent) lets tests read the lines. */
 export function createLogger(config: Pick<Config, 'logLevel' | 'appName'>, destination?: DestinationStream): Logger {
   return destination ? pino(loggerOptions(config), destination) : pino(loggerOptions(config));
+}
+
+/**
+ * The last line of a process that cannot start (a bad configuration, a failed migration): one JSON
+ * line at fatal on stderr, written before the process exits, like every other line of the process
+ * (no plain text among the JSON lines) and with the reason readable in `msg`.
+ */
+export function logStartupFailure(message: string, error?: unknown, destination: DestinationStream = pino.destination({ fd: 2, sync: true })): void {
+  const logger = pino({ ...loggerOptions({ logLevel: 'info', appName: 'tpl-integration-api' }), name: undefined }, destination);
+  if (error === undefined) logger.fatal(message);
+  else logger.fatal({ err: error }, message);
 }

@@ -34,7 +34,7 @@ export type EventEnvelope = Schema<'WebhookEvent'>;
 
 /** An event as webhooks deliver it and GET /api/events lists it. */
 export function eventEnvelope(event: { id: string; type: string; occurredAt: string | Date; companyId: number; data: unknown }): EventEnvelope {
-  return { id: event.id, type: event.type as EventEnvelope['type'], timestamp: toApiTime(event.occurredAt), company_id: event.companyId, data: event.data as EventEnvelope['data'] };
+  return { id: event.id, type: event.type, timestamp: toApiTime(event.occurredAt), company_id: event.companyId, data: event.data } as EventEnvelope;
 }
 
 /** The body of a delivery, exactly as it is sent and signed. */

@@ -1,26 +1,35 @@
 /**
- * The access log (src/platform/http/access-log.ts): one line a request when it ends, at the level
- * its status calls for, with the request id, method, url, status and time, and no credentials.
+ * The access log (src/platform/http/access-log.ts): one JSON line a request when it ends, at the
+ * level its status calls for (4xx at info, 5xx at error), with the request id under the key every
+ * line about a request uses, the operation, company, user or integration, method, url, user agent,
+ * status, size and time, an ISO time, and no credentials.
  */
 import { expect } from 'chai';
 import { connect, type AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import { createLogger } from '../../src/platform/logger.js';
 import { api } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
-import { buildApp, harness, type Harness } from '../helpers/harness.js';
+import { buildApp, ETSM_TEST_TOKEN, harness, type Harness } from '../helpers/harness.js';
 
 interface Line {
   level: number;
+  time: string;
   msg: string;
-  req?: { id: string; method: string; url: string };
-  res?: { statusCode: number };
+  requestId?: string;
+  operation?: string;
+  company?: number;
+  user?: number;
+  integration?: string;
+  req?: { method: string; url: string; userAgent?: string };
+  res?: { statusCode: number; size?: number };
   responseTime?: number;
+  err?: { message: string };
 }
 
 /** The app and its access lines (`lines`) or every line it logged (`all`). */
 async function loggingApp(level: string): Promise<{ h: Harness; lines: () => Line[]; all: () => Line[] }> {
   const out: string[] = [];
-  const logger = pino({ level }, { write: (line: string) => void out.push(line) });
+  const logger = createLogger({ logLevel: level as 'info', appName: 'access-log-test' }, { write: (line: string) => void out.push(line) });
   const h = await buildApp({ deps: { logger } });
   const all = (): Line[] => out.map((line) => JSON.parse(line) as Line);
   return { h, lines: () => all().filter((l) => l.req !== undefined), all };
@@ -37,24 +46,54 @@ describe('Access log', () => {
     world = await createWorld(shared.app, shared.db);
   });
 
-  it('When a request is answered 200, Then one info line "request completed" names its id, method, url, status and time, and not its token', async () => {
+  it('When a request is answered 200, Then one info line "request completed" names its id, operation, company, user, method, url, user agent, status, size and time, with an ISO time and not its token', async () => {
     const { h, lines } = await loggingApp('info');
     const token = world.users.viewer.token;
-    await api(h.app, { token, company: world.client.id }).get('/api/articles?per_page=2').set('X-Request-Id', 'log-200').expect(200);
+    const res = await api(h.app, { token, company: world.client.id })
+      .get('/api/articles?per_page=2')
+      .set('X-Request-Id', 'log-200')
+      .set('User-Agent', 'erp-sync/4.2')
+      .expect(200);
     await settle();
-    const mine = lines().filter((l) => l.req?.id === 'log-200');
+    const mine = lines().filter((l) => l.requestId === 'log-200');
     expect(mine).to.have.length(1);
-    expect(mine[0]).to.deep.include({ level: 30, msg: 'request completed', req: { id: 'log-200', method: 'GET', url: '/api/articles?per_page=2' }, res: { statusCode: 200 } });
+    expect(mine[0]).to.deep.include({
+      level: 30,
+      msg: 'request completed',
+      operation: 'listArticles',
+      company: world.client.id,
+      user: world.users.viewer.id,
+      req: { method: 'GET', url: '/api/articles?per_page=2', userAgent: 'erp-sync/4.2' },
+      res: { statusCode: 200, size: Number(res.headers['content-length']) },
+    });
+    expect(mine[0]!.time).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(mine[0]!.responseTime).to.be.a('number').and.at.least(0);
     expect(JSON.stringify(lines())).not.to.include(token);
   });
 
-  it('When production logs at warn, Then a 200 writes no line and a rejected token writes one warn line', async () => {
+  it('When an integration calls, Then its line names the integration instead of a user', async () => {
+    const { h, lines } = await loggingApp('info');
+    await api(h.app, { token: ETSM_TEST_TOKEN }).get('/api/integrations/etsm/ping').set('X-Request-Id', 'log-etsm').expect(200);
+    await settle();
+    const [line] = lines().filter((l) => l.requestId === 'log-etsm');
+    expect(line).to.deep.include({ integration: 'etsm', operation: 'pingEtsm' });
+    expect(line).to.not.have.property('user');
+  });
+
+  it('When production logs at warn, Then neither a 200 nor a rejected token (4xx, logged at info) writes a line', async () => {
     const { h, lines } = await loggingApp('warn');
     await api(h.app, { token: world.users.viewer.token, company: world.client.id }).get('/api/articles').set('X-Request-Id', 'log-ok').expect(200);
     await api(h.app, { token: '3pl_pat_not-a-token', company: world.client.id }).get('/api/articles').set('X-Request-Id', 'log-401').expect(401);
+    await api(h.app).get('/wp-admin/setup.php').set('X-Request-Id', 'log-404').expect(404);
     await settle();
-    expect(lines().map((l) => [l.req?.id, l.level, l.res?.statusCode])).to.deep.equal([['log-401', 40, 401]]);
+    expect(lines()).to.deep.equal([]);
+  });
+
+  it('When a request is refused 4xx, Then its line is at info, with its status', async () => {
+    const { h, lines } = await loggingApp('info');
+    await api(h.app, { token: '3pl_pat_not-a-token', company: world.client.id }).get('/api/articles').set('X-Request-Id', 'log-401i').expect(401);
+    await settle();
+    expect(lines().filter((l) => l.requestId === 'log-401i').map((l) => [l.level, l.res?.statusCode, l.operation])).to.deep.equal([[30, 401, 'listArticles']]);
   });
 
   it('When the client goes away before its body has arrived, Then the request is logged as aborted at warn, not as an error', async () => {
@@ -71,8 +110,8 @@ describe('Access log', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       socket.destroy();
       const started = Date.now();
-      while (!lines().some((l) => l.req?.id === 'log-gone') && Date.now() - started < 2000) await new Promise((resolve) => setTimeout(resolve, 20));
-      const gone = lines().filter((l) => l.req?.id === 'log-gone');
+      while (!lines().some((l) => l.requestId === 'log-gone') && Date.now() - started < 2000) await new Promise((resolve) => setTimeout(resolve, 20));
+      const gone = lines().filter((l) => l.requestId === 'log-gone');
       expect(gone.map((l) => [l.level, l.msg, l.res])).to.deep.equal([[40, 'request aborted', undefined]]);
       expect(all().filter((l) => l.level >= 50), 'error lines').to.deep.equal([]);
     } finally {

@@ -58,10 +58,10 @@ export function idAfter(line: string | undefined, what: string): number {
   return Number(match![1]);
 }
 
-/** The real CLI process (`node --import tsx src/cli/main.ts …`) on DATABASE_URL=url. */
+/** The real CLI process (`node --import tsx bin/tpl.ts …`) on DATABASE_URL=url. */
 export function spawnCli(url: string, ...argv: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/tpl.ts', ...argv], {
       cwd: projectRoot,
       env: { ...process.env, DATABASE_URL: url },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -73,9 +73,23 @@ describe('CLI list-companies', () => {
     expect(lines[at + 1]).to.match(new RegExp(`^${client}\\s+client\\s+${provider}\\s+Listed client\\s+RO778$`));
   });
 
-  it('When it is given an option, Then it exits 2 since it takes none', async () => {
+  it('When it is given an unknown option, Then it exits 2 naming the one it takes', async () => {
     const result = await cli('list-companies', '--all');
     expect(result.code).to.equal(2);
-    expect(result.err).to.deep.equal(['Unknown option --all for list-companies; list-companies takes no options.']);
+    expect(result.err).to.deep.equal(['Unknown option --all for list-companies; list-companies takes --json.']);
+  });
+
+  it('When --json is given, Then stdout is one JSON array of the companies, providers followed by their clients', async () => {
+    const providerName = unique('Json provider ');
+    const provider = idAfter((await ok('create-provider', '--name', providerName))[0], 'company');
+    const client = idAfter((await ok('create-client', '--provider', String(provider), '--name', 'Json client'))[0], 'client company');
+    const lines = await ok('list-companies', '--json');
+    expect(lines).to.have.length(1);
+    const companies = JSON.parse(lines[0]!) as Array<{ id: number; type: string; provider_id: number | null; name: string; vat_code: string | null }>;
+    const at = companies.findIndex((c) => c.id === provider);
+    expect(companies.slice(at, at + 2)).to.deep.equal([
+      { id: provider, type: 'provider', provider_id: null, name: providerName, vat_code: null },
+      { id: client, type: 'client', provider_id: provider, name: 'Json client', vat_code: null },
+    ]);
   });
 });

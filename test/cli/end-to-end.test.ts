@@ -1,5 +1,5 @@
 /**
- * The real CLI process (`node --import tsx src/cli/main.ts`) provisions an empty database from
+ * The real CLI process (`node --import tsx bin/tpl.ts`) provisions an empty database from
  * nothing, and the API then works with what it made: a provider, a client, a warehouse, units,
  * partners, a user with a membership, a module switched off, and a token; revoking it makes it 401.
  */

@@ -1,6 +1,6 @@
 /**
  * The real server process (`node --import tsx src/main.ts`) for the shutdown and timeout tests,
- * on a temporary SQLite file seeded with the demo (`db/cli.ts seed-demo`), on a free port.
+ * on a temporary SQLite file seeded with the demo (`bin/tpl.ts seed-demo`), on a free port.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -43,7 +43,7 @@ function seededTemplate(): Promise<string> {
     const dir = mkdtempSync(path.join(tmpdir(), 'tpl-faults-'));
     folders.push(dir);
     const file = path.join(dir, 'template.sqlite');
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'db/cli.ts', 'seed-demo'], {
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/tpl.ts', 'seed-demo'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${file}` },
     });

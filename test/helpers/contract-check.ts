@@ -29,6 +29,9 @@ function closed(schema: unknown, insideAllOf = false): unknown {
       out.properties = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v)]));
     } else if (key === 'example') {
       continue;
+    } else if (key === 'discriminator') {
+      // ajv takes no `mapping` (it throws); each variant's one-value `type` enum says the same.
+      out.discriminator = { propertyName: (value as Json).propertyName };
     } else {
       out[key] = typeof value === 'object' ? closed(value) : value;
     }

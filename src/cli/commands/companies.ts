@@ -6,7 +6,7 @@ import { UsageError } from '../args.js';
 import { insertCompany, listCompanies, setModules } from '../../components/companies/companies.service.js';
 import { defineCommand } from '../command.js';
 import { requireProvider } from '../lookups.js';
-import { table } from '../table.js';
+import { jsonOption, printList, table } from '../table.js';
 
 const EVERY_MODULE = MODULES.map((m) => m.slug).join(', ');
 
@@ -57,25 +57,20 @@ export const createClient = defineCommand({
 export const listCompaniesCommand = defineCommand({
   name: 'list-companies',
   summary: 'List every company: each provider followed by its clients.',
-  options: {},
-  async run(db, _o, out) {
+  options: { json: jsonOption },
+  migrateFirst: false,
+  async run(db, o, out) {
     const companies = await listCompanies(db);
-    if (companies.length === 0) {
-      out('There are no companies yet; start with create-provider.');
-      return;
-    }
     const ordered = companies
       .filter((c) => c.type === 'provider')
       .flatMap((p) => [p, ...companies.filter((c) => c.provider_id === p.id)]);
     const orphans = companies.filter((c) => !ordered.includes(c));
-    const rows = [...ordered, ...orphans].map((c) => [
-      String(c.id),
-      c.type,
-      c.provider_id === null ? '' : String(c.provider_id),
-      c.name,
-      c.vat_code ?? '',
-    ]);
-    for (const line of table(['id', 'type', 'provider', 'name', 'vat'], rows)) out(line);
+    const records = [...ordered, ...orphans].map((c) => ({ id: c.id, type: c.type, provider_id: c.provider_id, name: c.name, vat_code: c.vat_code }));
+    printList(out, o.json, records, () => {
+      if (records.length === 0) return out('There are no companies yet; start with create-provider.');
+      const rows = records.map((c) => [String(c.id), c.type, c.provider_id === null ? '' : String(c.provider_id), c.name, c.vat_code ?? '']);
+      for (const line of table(['id', 'type', 'provider', 'name', 'vat'], rows)) out(line);
+    });
   },
 });
 

@@ -6,8 +6,10 @@ import { referenceCommands } from './reference.js';
 import { tokenCommands } from './tokens.js';
 import { userCommands } from './users.js';
 import { webhookCommands } from './webhooks.js';
+import { databaseCommands } from './database.js';
 
 export const COMMANDS: readonly AnyCommand[] = [
+  ...databaseCommands,
   ...companyCommands,
   ...referenceCommands,
   ...userCommands,
@@ -15,7 +17,3 @@ export const COMMANDS: readonly AnyCommand[] = [
   ...tokenCommands,
   ...webhookCommands,
 ];
-
-export function findCommand(name: string): AnyCommand | undefined {
-  return COMMANDS.find((c) => c.name === name);
-}

@@ -4,7 +4,7 @@ import { UsageError } from '../args.js';
 import { modulesOf, setModule } from '../../components/companies/companies.service.js';
 import { defineCommand } from '../command.js';
 import { requireCompany } from '../lookups.js';
-import { table } from '../table.js';
+import { jsonOption, printList, table } from '../table.js';
 
 const SLUGS = MODULES.map((m) => m.slug);
 const company = { kind: 'id', required: true, help: 'the company id' } as const;
@@ -43,12 +43,16 @@ export const setModuleCommand = defineCommand({
 export const listModules = defineCommand({
   name: 'list-modules',
   summary: 'List the modules of a company, on or off.',
-  options: { company },
+  options: { company, json: jsonOption },
+  migrateFirst: false,
   async run(db, o, out) {
     const target = await requireCompany(db, o.company, '--company');
     const states = await modulesOf(db, target.id);
-    out(`Modules of company ${target.id} '${target.name}':`);
-    for (const line of table(['module', 'state'], MODULES.map((m) => [m.slug, states.get(m.slug) ? 'on' : 'off']))) out(`  ${line}`);
+    const records = MODULES.map((m) => ({ module: m.slug, on: states.get(m.slug) ?? false }));
+    printList(out, o.json, records, () => {
+      out(`Modules of company ${target.id} '${target.name}':`);
+      for (const line of table(['module', 'state'], records.map((r) => [r.module, r.on ? 'on' : 'off']))) out(`  ${line}`);
+    });
   },
 });
 

@@ -9,7 +9,7 @@ import { ALL_COMPANIES } from '../../kernel/company-scope.js';
 import { toApiTime } from '../../kernel/time.js';
 import { UsageError } from '../args.js';
 import { defineCommand } from '../command.js';
-import { table } from '../table.js';
+import { jsonOption, printList, table } from '../table.js';
 
 const STATUSES = DELIVERY_STATUSES;
 
@@ -20,11 +20,14 @@ export const listDeliveriesCommand = defineCommand({
     webhook: { kind: 'id', required: true, help: 'the webhook subscription id' },
     status: { kind: 'choice', values: STATUSES, help: 'only deliveries with this status' },
     limit: { kind: 'int', min: 1, max: 500, help: 'how many, newest first (default 20)' },
+    json: jsonOption,
   },
+  migrateFirst: false,
   async run(db, o, out) {
     const webhook = await findWebhook(db, ALL_COMPANIES, o.webhook);
     if (!webhook) throw new UsageError(`--webhook ${o.webhook}: there is no webhook subscription ${o.webhook}.`);
     const { rows, total } = await listDeliveries(db, webhook.id, o.status, { page: 1, perPage: o.limit ?? 20 });
+    if (o.json) return printList(out, true, rows, () => undefined);
     const which = o.status ? `${o.status} deliveries` : 'deliveries';
     const head = `Webhook ${webhook.id} of company ${webhook.company_id} (${webhook.url}${webhook.active ? '' : ', switched off'})`;
     if (rows.length === 0) {
@@ -51,9 +54,15 @@ export const listFailedEventsCommand = defineCommand({
   summary: 'List the events set aside because their webhook fan-out kept failing (poison events), newest first.',
   options: {
     limit: { kind: 'int', min: 1, max: 500, help: 'how many, newest first (default 20)' },
+    json: jsonOption,
   },
+  migrateFirst: false,
   async run(db, o, out) {
     const { rows, total } = await failedEvents(db, o.limit ?? 20);
+    if (o.json) {
+      const records = rows.map((e) => ({ ...e, occurred_at: toApiTime(e.occurred_at), fan_out_failed_at: toApiTime(e.fan_out_failed_at) }));
+      return printList(out, true, records, () => undefined);
+    }
     if (total === 0) {
       out('No event is set aside: every event was fanned out to its webhook subscriptions.');
       return;

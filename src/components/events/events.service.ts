@@ -6,7 +6,8 @@
  * is on for that client. Events are kept EVENTS_RETENTION_DAYS (30 at least) and then removed.
  */
 import type { Knex } from 'knex';
-import { MODULES } from '../../kernel/access.js';
+import type { ModuleSlug } from '../../kernel/access.js';
+import { EVENT_CATALOGUE } from '../../generated/events.generated.js';
 import { nowDb } from '../../kernel/time.js';
 import { InputError } from '../../platform/errors.js';
 import { EVENTS_FEED, hasUnstamped, stampFeed } from '../../platform/feeds/sequencer.js';
@@ -17,21 +18,10 @@ import { activeModulesOf } from '../companies/companies.service.js';
 import * as repository from './events.repository.js';
 import type { Visibility } from './events.repository.js';
 
-/** The module each event type belongs to (the content module of its resource). */
-export const EVENT_MODULES: Readonly<Record<EventType, (typeof MODULES)[number]['slug']>> = {
-  'article.created': 'articles',
-  'article.updated': 'articles',
-  'purchase_order.created': 'inbound',
-  'purchase_order.updated': 'inbound',
-  'reception.created': 'inbound',
-  'reception.updated': 'inbound',
-  'sales_order.created': 'outbound',
-  'sales_order.updated': 'outbound',
-  'sales_order.status_changed': 'outbound',
-  'shipment.created': 'outbound',
-  'return.created': 'returns',
-  'stock.changed': 'stock',
-};
+/** The module each event type belongs to (the content module of its resource: openapi/events.yaml). */
+export const EVENT_MODULES = Object.fromEntries(Object.entries(EVENT_CATALOGUE).map(([type, entry]) => [type, entry.module])) as Readonly<Record<EventType, ModuleSlug>>;
+// A module of the catalogue that is not a module of the service fails the build here.
+EVENT_CATALOGUE satisfies Readonly<Record<EventType, { readonly module: ModuleSlug }>>;
 
 const messages = {
   unknownAfter: (id: string) =>

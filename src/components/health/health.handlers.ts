@@ -1,4 +1,7 @@
-/** GET /api/health, /health and /up: one health object, as JSON or Prometheus text; GET /livez and /readyz: the probes. */
+/**
+ * GET /api/health, /health and /up: one health object, as JSON or Prometheus text; GET /livez and
+ * /readyz: the probes; GET /metrics: the process's metrics, read from memory (no query, no file).
+ */
 import type { HandlerInput, HandlerMap, Reply } from '../../platform/openapi/handler-types.js';
 import { checkHealth, checkReadiness } from './health.service.js';
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from './health.prometheus.js';
@@ -19,6 +22,12 @@ export const healthHandlers = {
   getSiteHealth: (input) => health(input),
   getUp: (input) => health(input),
   getLiveness: async () => ({ status: 200, body: { status: 'ok' } }),
+  getMetrics: async ({ deps }) => ({
+    status: 200,
+    body: await deps.metrics.registry.metrics(),
+    contentType: 'text/plain',
+    headers: { 'Content-Type': PROMETHEUS_CONTENT_TYPE, 'Cache-Control': 'no-store' },
+  }),
   getReadiness: async ({ deps }) => {
     const readiness = await checkReadiness(deps);
     return readiness.status === 'ready' ? { status: 200, body: readiness } : { status: 503, body: readiness };

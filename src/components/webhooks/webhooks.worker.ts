@@ -17,6 +17,7 @@ import { createFanOut } from './webhooks.fan-out.js';
 import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs } from './webhooks.rules.js';
 import { send as sendHttp, type SendOptions, type SendResult } from './webhooks.sender.js';
 import { signature } from './webhooks.signing.js';
+import type { Metrics } from '../../platform/metrics.js';
 
 export const WORKER_HEARTBEAT = 'webhook-worker';
 const PARALLEL_SENDS = 8;
@@ -31,6 +32,8 @@ export interface WorkerOptions {
   /** http URLs may be delivered to (WEBHOOK_ALLOW_HTTP); a stored http URL is refused at delivery when not. */
   allowHttp: boolean;
   pollMs: number;
+  /** Counts each attempt's outcome for /metrics. */
+  metrics?: Pick<Metrics, 'webhookDelivery'>;
   /** Epoch milliseconds; tests move it. */
   clock?: () => number;
   /** In [0, 1): the jitter of retries. */
@@ -91,10 +94,12 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
         if ((await queue.recordAttempt(tx, delivery.id, token, { ...base, ...fields })) && then) await then(tx);
       });
     if (outcome === 'delivered') {
+      options.metrics?.webhookDelivery('delivered');
       await record({ status: 'delivered', next_attempt_at: null, delivered_at: dbTime(now) }, (tx) => queue.markHealthy(tx, delivery.webhook_id));
       return;
     }
     if (outcome === 'refused' || outcome === 'gone') {
+      options.metrics?.webhookDelivery(outcome);
       const error = outcome === 'gone' ? 'The endpoint answered 410 Gone; the subscription is switched off.' : result.error!;
       await record(
         { last_error: error, status: 'failed', next_attempt_at: null, delivered_at: null },
@@ -103,6 +108,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       return;
     }
     const delay = nextDelayMs(attempts, random(), retryAfterMs(result.retryAfter, now));
+    options.metrics?.webhookDelivery(delay === undefined ? 'failed' : 'retrying');
     const fields = {
       last_error: result.error ?? `The endpoint answered ${result.status}.`,
       status: delay === undefined ? ('failed' as const) : ('retrying' as const),

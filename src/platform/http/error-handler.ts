@@ -4,7 +4,7 @@
  * markers (the validator's 400s become 422s with field errors). Anything else is logged with the
  * request id and answered as a bare 500: no stack, SQL or path ever reaches a body.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import * as errors from '../errors.js';
@@ -71,6 +71,15 @@ function asGraphQL(rendered: Rendered): unknown {
   return { errors: [{ message: rendered.body.message, extensions }] };
 }
 
+/**
+ * RFC 6750's challenge on every 401: `Bearer` with the realm; `error="invalid_token"` when a bearer
+ * token was sent and refused (without one, the RFC says to name no error).
+ */
+export function bearerChallenge(req: Pick<Request, 'headers'>): string {
+  const sent = /^\s*Bearer\s+\S/i.test(req.headers.authorization ?? '');
+  return sent ? 'Bearer realm="api", error="invalid_token", error_description="The token is malformed, unknown or revoked."' : 'Bearer realm="api"';
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     let rendered = render(error, req.operation?.parameters ?? []);
@@ -84,6 +93,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (rendered.headers) res.set(rendered.headers);
+    if (rendered.status === 401) res.setHeader('WWW-Authenticate', bearerChallenge(req));
     res.status(rendered.status).json(req.operation?.errorFormat === 'graphql' ? asGraphQL(rendered) : rendered.body);
   };
 }

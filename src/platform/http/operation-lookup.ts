@@ -2,6 +2,8 @@
  * Step 2: finds the operation of the document for the request. An unknown path answers 404; a
  * known path with another method 405 with Allow (OPTIONS answers 204 with Allow). The match is
  * handed to express-openapi-validator as `req.openapi`, so it does not search the document again.
+ * An operation the document marks `deprecated` gets its `Deprecation` and `Sunset` headers on
+ * every answer, errors included (docs/guide/versioning.md).
  */
 import type { RequestHandler } from 'express';
 import { MethodNotAllowedError, NotFoundError } from '../errors.js';
@@ -36,6 +38,7 @@ export function operationLookup(router: OperationRouter): RequestHandler {
       );
     }
     req.operation = op;
+    if (op.deprecationHeaders) for (const [name, value] of op.deprecationHeaders) res.setHeader(name, value);
     (req as RequestWithOpenApi).openapi = {
       expressRoute: op.path.replace(/\{([^}]+)\}/g, ':$1'),
       openApiRoute: op.path,

@@ -13,6 +13,7 @@ import type { Knex } from 'knex';
 import { nowDb } from '../../kernel/time.js';
 import { isUniqueViolation } from '../db/driver-errors.js';
 import { ConflictError, InputError } from '../errors.js';
+import type { Metrics } from '../metrics.js';
 import type { AnyReply } from '../openapi/handler-types.js';
 import { writeReply } from '../http/dispatch.js';
 import * as keys from './idempotency.repository.js';
@@ -92,7 +93,7 @@ async function claim(db: Knex, companyId: number, key: string, hash: string, att
   return { kind: 'in-flight' };
 }
 
-export function idempotency(deps: { db: Knex }): RequestHandler {
+export function idempotency(deps: { db: Knex; metrics?: Pick<Metrics, 'idempotency'> }): RequestHandler {
   /**
    * Claims of failed requests that could not be released either (the database had gone away).
    * They are released before the next claim, so that once the database is back a retry of the same
@@ -127,11 +128,14 @@ export function idempotency(deps: { db: Knex }): RequestHandler {
         return next();
       }
       case 'replay':
+        deps.metrics?.idempotency('replayed');
         writeReply(res, { ...outcome.reply, headers: { 'Idempotent-Replayed': 'true' } });
         return;
       case 'in-flight':
+        deps.metrics?.idempotency('conflict');
         throw new ConflictError(`A request with this ${HEADER} is still being processed; retry once it has finished.`);
       case 'mismatch':
+        deps.metrics?.idempotency('mismatch');
         throw new InputError({ [HEADER]: [`This ${HEADER} was already used with a different request.`] });
     }
   };

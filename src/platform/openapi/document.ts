@@ -41,6 +41,11 @@ export interface RawOperation {
   /** The body's `items` are checked one by one by the service (a bad item fails alone). */
   'x-bulk-items'?: boolean;
   'x-error-format'?: 'graphql';
+  deprecated?: boolean;
+  /** With `deprecated: true`: the day it was deprecated (YYYY-MM-DD), sent as `Deprecation`. */
+  'x-deprecated-at'?: string;
+  /** With `deprecated: true`: the day it stops answering (YYYY-MM-DD), sent as `Sunset`. */
+  'x-sunset'?: string;
 }
 
 export interface ContractOperation {
@@ -63,6 +68,8 @@ export interface ContractOperation {
   readonly security: ReadonlyArray<readonly SecurityScheme[]>;
   readonly companyHeader: 'required' | 'optional' | 'absent';
   readonly parameters: readonly Parameter[];
+  /** The `Deprecation` and `Sunset` headers of every answer, when the document marks it deprecated (RFC 9745, RFC 8594). */
+  readonly deprecationHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
 let cached: OpenApiDocument | undefined;
@@ -111,7 +118,33 @@ export function describeOperation(doc: OpenApiDocument, method: string, route: s
     security: (raw.security ?? doc.security ?? []).map((req) => Object.keys(req) as SecurityScheme[]),
     companyHeader: company === undefined ? 'absent' : company.required ? 'required' : 'optional',
     parameters,
+    ...(raw.deprecated === true ? { deprecationHeaders: deprecationHeaders(raw) } : {}),
   };
+}
+
+/** A day of the document (YYYY-MM-DD) as epoch ms, midnight UTC. */
+function dayOf(raw: RawOperation, key: 'x-deprecated-at' | 'x-sunset'): number | undefined {
+  const value = raw[key];
+  if (value === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
+  if (Number.isNaN(ms)) throw new Error(`${raw.operationId}: ${key} must be a day, YYYY-MM-DD (got ${value})`);
+  return ms;
+}
+
+/**
+ * RFC 9745's `Deprecation: @<epoch seconds>` (the day it was deprecated) and RFC 8594's `Sunset:
+ * <HTTP-date>` (the day it stops answering), from the operation's `x-deprecated-at` and `x-sunset`.
+ */
+export function deprecationHeaders(raw: RawOperation): Array<[string, string]> {
+  const since = dayOf(raw, 'x-deprecated-at');
+  if (since === undefined) throw new Error(`${raw.operationId}: deprecated: true needs x-deprecated-at (YYYY-MM-DD)`);
+  const headers: Array<[string, string]> = [['Deprecation', `@${since / 1000}`]];
+  const sunset = dayOf(raw, 'x-sunset');
+  if (sunset !== undefined) {
+    if (sunset <= since) throw new Error(`${raw.operationId}: x-sunset must come after x-deprecated-at`);
+    headers.push(['Sunset', new Date(sunset).toUTCString()]);
+  }
+  return headers;
 }
 
 /** True when the operation cannot be called without a token. */

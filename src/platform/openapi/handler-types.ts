@@ -10,6 +10,7 @@ import type { Principal } from '../../kernel/identity.js';
 import type { operations } from '../../generated/openapi.generated.js';
 import type { OperationId } from './document.js';
 import type { JsonText } from './json-text.js';
+import type { StaticBody } from '../http/static-body.js';
 
 export type { OperationId };
 
@@ -58,9 +59,11 @@ export type Reply<K extends OperationId> = {
     ? { status: S; headers?: Record<string, string> }
     : ContentOf<Responses<K>[S]> extends { 'application/json': infer J }
       ?
-          | { status: S; body: J | JsonText<J>; headers?: Record<string, string> }
+          | { status: S; body: J | JsonText<J> | StaticBody; headers?: Record<string, string> }
           | { status: S; body: string; contentType: Exclude<keyof ContentOf<Responses<K>[S]>, 'application/json'>; headers?: Record<string, string> }
-      : { status: S; body: string; contentType: keyof ContentOf<Responses<K>[S]>; headers?: Record<string, string> };
+      :
+          | { status: S; body: string; contentType: keyof ContentOf<Responses<K>[S]>; headers?: Record<string, string> }
+          | { status: S; body: StaticBody; headers?: Record<string, string> };
 }[ReplyStatus<K>];
 
 export type OperationHandler<K extends OperationId> = (input: HandlerInput<K>) => Promise<Reply<K>>;

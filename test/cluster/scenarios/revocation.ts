@@ -41,7 +41,7 @@ const fast = (took: Record<string, number | undefined>) => Object.values(took).e
 
 async function cli(stack: Stack, ...argv: string[]): Promise<string> {
   const env = { ...process.env, DATABASE_URL: stack.databaseUrl(stack.instances.at(-1)!.node), REDIS_URL: stack.options.redisUrl, REDIS_PREFIX: stack.options.redisPrefix };
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], { cwd: projectRoot, env, timeout: 60_000 });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/tpl.ts', ...argv], { cwd: projectRoot, env, timeout: 60_000 });
   return stdout;
 }
 

@@ -18,8 +18,10 @@ describe('Events retention (the prune-events job)', () => {
 
   it('When events are 31 days old and fanned out, Then they go; younger ones, and old ones whose fan-out is not over, stay', async () => {
     const world = await createWorld(h.app, h.db);
+    // An article as the API shows it: the feed's contract check holds article.updated's data to the Article schema.
+    const article = (await world.as('viewer').get(`/api/articles/${world.articles.client.id}`).expect(200)).body.data as unknown;
     const record = async (ageDays: number, dispatched: boolean | 'set aside') => {
-      const id = await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: { ageDays } }));
+      const id = await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: article }));
       const at = nowDb(() => Date.now() - ageDays * DAY_MS);
       await h.db('outbox_events')
         .where('event_id', id)

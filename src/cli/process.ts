@@ -1,13 +1,16 @@
 /**
- * The operator CLI, so a provider runs the service without demo data: companies, warehouses,
- * partners, units, users, memberships, modules, tokens, webhook deliveries.
- * Usage: npm run cli -- <command> [--option value ...]   (DATABASE_URL as for the server;
- * `npm run cli -- help` lists the commands). The work is in run.ts; this file is the process.
+ * The operator CLI as a process, so a provider runs the service without demo data: the schema
+ * (migrate, rollback), companies, warehouses, partners, units, users, memberships, modules, tokens,
+ * webhook deliveries. Its entry is bin/tpl.ts (which adds seed-demo from db/seeds):
+ * `npm run cli -- <command>` from source, `node dist/bin/tpl.js <command>` built (DATABASE_URL as
+ * for the server; `help` lists the commands). The work is in run.ts; this file is the process.
  */
 import type { Knex } from 'knex';
 import { loadConfig } from '../config.js';
 import { createDb } from '../platform/db/database.js';
 import { runCli } from './run.js';
+import type { AnyCommand } from './command.js';
+import { COMMANDS } from './commands/index.js';
 import type { AuthChange } from '../kernel/identity.js';
 import { announceAuthChanges } from '../components/auth/auth.invalidation.js';
 
@@ -53,12 +56,22 @@ async function announce(changes: readonly AuthChange[]): Promise<void> {
   }
 }
 
-let db: Knex | undefined;
-const code = await runCli(process.argv.slice(2), {
-  out,
-  err,
-  database: () => (db ??= createDb(loadConfig().databaseUrl, { poolMax: 2, log: knexLog })),
-  announce,
-});
-await db?.destroy();
-process.exitCode = code;
+/**
+ * Runs the command line of this process with the operator commands and `extra` ones, and sets the
+ * exit code. Statements have no time bound: a migration may alter a large table.
+ */
+export async function runCliProcess(extra: readonly AnyCommand[] = []): Promise<void> {
+  let db: Knex | undefined;
+  const code = await runCli(
+    process.argv.slice(2),
+    {
+      out,
+      err,
+      database: () => (db ??= createDb(loadConfig().databaseUrl, { poolMax: 2, log: knexLog, statementTimeoutMs: 0 })),
+      announce,
+    },
+    [...COMMANDS, ...extra],
+  );
+  await db?.destroy();
+  process.exitCode = code;
+}
