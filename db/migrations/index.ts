@@ -14,6 +14,7 @@ import * as m008 from './008_article_id_sequence.js';
 import * as m009 from './009_lines_by_article.js';
 import * as m010 from './010_webhook_queue.js';
 import * as m011 from './011_events_feed.js';
+import * as m013 from './013_inventory.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -27,6 +28,7 @@ const migrations: Record<string, Knex.Migration> = {
   '009_lines_by_article': m009,
   '010_webhook_queue': m010,
   '011_events_feed': m011,
+  '013_inventory': m013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

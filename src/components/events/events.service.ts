@@ -30,6 +30,8 @@ export const EVENT_MODULES: Readonly<Record<EventType, (typeof MODULES)[number][
   'sales_order.status_changed': 'outbound',
   'return.created': 'returns',
   'stock.changed': 'stock',
+  'stock.adjusted': 'stock',
+  'stock.transferred': 'stock',
 };
 
 const messages = {
