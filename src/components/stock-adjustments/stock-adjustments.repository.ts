@@ -7,6 +7,7 @@ import { nowDb, toApiTime } from '../../kernel/time.js';
 import { insertReturningId } from '../../platform/db/database.js';
 import { paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
+import { lineRowsByDocument } from '../documents/document-line-rows.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 
 export type StockAdjustment = Schema<'StockAdjustment'>;
@@ -50,11 +51,7 @@ export interface AppliedLine {
 
 async function withItems(tx: Knex, rows: AdjustmentRow[]): Promise<StockAdjustment[]> {
   if (rows.length === 0) return [];
-  const items = (await tx('stock_adjustment_items as i')
-    .join('articles as a', 'a.id', 'i.article_id')
-    .select('i.id', 'i.adjustment_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.stock_type', 'i.counted', 'i.delta', 'i.quantity_before', 'i.quantity_after')
-    .whereIn('i.adjustment_id', rows.map((r) => r.id))
-    .orderBy('i.id')) as ItemRow[];
+  const items = await lineRowsByDocument<ItemRow>(tx, 'stock_adjustment_items', 'adjustment_id', rows.map((r) => r.id));
   return rows.map((r) => ({
     id: r.id,
     client_3pl_id: r.company_id,
@@ -62,19 +59,17 @@ async function withItems(tx: Knex, rows: AdjustmentRow[]): Promise<StockAdjustme
     reason: r.reason,
     note: r.note,
     internal_code: r.internal_code,
-    items: items
-      .filter((i) => i.adjustment_id === r.id)
-      .map((i) => ({
-        id: i.id,
-        article_id: i.article_id,
-        article_code: i.article_code,
-        um3pl: i.um3pl,
-        stock_type: i.stock_type,
-        counted_um3pl: i.counted === null ? null : toQuantity(Number(i.counted)),
-        delta_um3pl: toQuantity(Number(i.delta)),
-        quantity_before: toQuantity(Number(i.quantity_before)),
-        quantity_after: toQuantity(Number(i.quantity_after)),
-      })),
+    items: items.get(r.id)!.map((i) => ({
+      id: i.id,
+      article_id: i.article_id,
+      article_code: i.article_code,
+      um3pl: i.um3pl,
+      stock_type: i.stock_type,
+      counted_um3pl: i.counted === null ? null : toQuantity(Number(i.counted)),
+      delta_um3pl: toQuantity(Number(i.delta)),
+      quantity_before: toQuantity(Number(i.quantity_before)),
+      quantity_after: toQuantity(Number(i.quantity_after)),
+    })),
     created_at: toApiTime(r.created_at),
     updated_at: toApiTime(r.updated_at),
   }));

@@ -8,6 +8,7 @@ import { parseQuantity, type ParsedQuantity } from '../../kernel/quantity.js';
 
 export const messages = {
   zeroDelta: 'The delta must not be 0: give a positive quantity to add stock, or a negative one to take it away.',
+  deltaFormat: 'The delta must be a number with at most 3 decimals, such as 2, -1.5 or "-1,5".',
   negativeCount: 'The count must be 0 or more.',
   both: 'Give either delta_um3pl or counted_um3pl on a line, not both.',
   neither: 'Give delta_um3pl (a signed change) or counted_um3pl (what a count found).',
@@ -36,6 +37,7 @@ function negate(parsed: ParsedQuantity): ParsedQuantity {
 export function parseDelta(value: unknown): ParsedQuantity {
   if (isZero(unsigned(value).magnitude)) return { ok: false, message: messages.zeroDelta };
   const { negative, magnitude } = unsigned(value);
+  if (negative && unsigned(magnitude).negative) return { ok: false, message: messages.deltaFormat };
   const parsed = parseQuantity(magnitude);
   return negative ? negate(parsed) : parsed;
 }

@@ -7,6 +7,7 @@ import { nowDb, toApiTime } from '../../kernel/time.js';
 import { insertReturningId } from '../../platform/db/database.js';
 import { paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
+import { lineRowsByDocument } from '../documents/document-line-rows.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 
 export type StockTransfer = Schema<'StockTransfer'>;
@@ -46,27 +47,21 @@ export interface TransferLine {
 
 async function withItems(tx: Knex, rows: TransferRow[]): Promise<StockTransfer[]> {
   if (rows.length === 0) return [];
-  const items = (await tx('stock_transfer_items as i')
-    .join('articles as a', 'a.id', 'i.article_id')
-    .select('i.*', 'a.article_code')
-    .whereIn('i.transfer_id', rows.map((r) => r.id))
-    .orderBy('i.id')) as ItemRow[];
+  const items = await lineRowsByDocument<ItemRow>(tx, 'stock_transfer_items', 'transfer_id', rows.map((r) => r.id));
   return rows.map((r) => ({
     id: r.id,
     client_3pl_id: r.company_id,
     note: r.note,
     internal_code: r.internal_code,
-    items: items
-      .filter((i) => i.transfer_id === r.id)
-      .map((i) => ({
-        id: i.id,
-        article_id: i.article_id,
-        article_code: i.article_code,
-        um3pl: i.um3pl,
-        quantity_um3pl: toQuantity(Number(i.quantity)),
-        from: { warehouse_id: i.from_warehouse_id, stock_type: i.from_stock_type },
-        to: { warehouse_id: i.to_warehouse_id, stock_type: i.to_stock_type },
-      })),
+    items: items.get(r.id)!.map((i) => ({
+      id: i.id,
+      article_id: i.article_id,
+      article_code: i.article_code,
+      um3pl: i.um3pl,
+      quantity_um3pl: toQuantity(Number(i.quantity)),
+      from: { warehouse_id: i.from_warehouse_id, stock_type: i.from_stock_type },
+      to: { warehouse_id: i.to_warehouse_id, stock_type: i.to_stock_type },
+    })),
     created_at: toApiTime(r.created_at),
     updated_at: toApiTime(r.updated_at),
   }));
