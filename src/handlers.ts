@@ -16,6 +16,8 @@ import { returnHandlers } from './components/returns/returns.handlers.js';
 import { salesOrderHandlers } from './components/sales-orders/sales-orders.handlers.js';
 import { shipmentHandlers } from './components/sales-orders/shipments.handlers.js';
 import { stockHandlers } from './components/stock/stock.handlers.js';
+import { stockAdjustmentHandlers } from './components/stock-adjustments/stock-adjustments.handlers.js';
+import { stockTransferHandlers } from './components/stock-transfers/stock-transfers.handlers.js';
 import { webhookHandlers } from './components/webhooks/webhooks.handlers.js';
 import { eventHandlers } from './components/events/events.handlers.js';
 import { graphqlHandlers } from './graphql/graphql.handlers.js';
@@ -29,6 +31,8 @@ export const handlers: HandlerMap = {
   ...articleHandlers,
   ...mdmHandlers,
   ...stockHandlers,
+  ...stockAdjustmentHandlers,
+  ...stockTransferHandlers,
   ...purchaseOrderHandlers,
   ...receptionHandlers,
   ...etsmHandlers,

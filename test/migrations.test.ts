@@ -11,7 +11,8 @@ const TABLES = [
   'companies', 'users', 'company_users', 'company_modules', 'personal_access_tokens', 'partners', 'warehouses', 'units', 'heartbeats',
   'articles', 'outbox_events', 'idempotency_keys', 'purchase_orders', 'purchase_order_items', 'receptions', 'reception_items',
   'stock_balances', 'stock_movements', 'sales_orders', 'sales_order_items', 'sales_order_status_history', 'returns', 'return_items',
-  'webhooks', 'webhook_deliveries', 'article_id_sequence', 'shipments', 'shipment_items',
+  'webhooks', 'webhook_deliveries', 'article_id_sequence', 'shipments', 'shipment_items', 'stock_adjustments', 'stock_adjustment_items',
+  'stock_transfers', 'stock_transfer_items',
 ];
 
 async function tablesOf(db: Knex): Promise<string[]> {
@@ -162,6 +163,48 @@ describe('Migrations', () => {
       expect(await db.schema.hasColumn('sales_orders', 'hold_reason')).to.equal(false);
       expect((await db('sales_orders').orderBy('id').select('id', 'status')).map((o) => [o.id, o.status])).to.deep.equal([[orders.delivered, 'delivered'], [orders.picked, 'picked']]);
       expect((await db('sales_order_items').count({ n: '*' }).first())!.n).to.satisfy((n: number | string) => Number(n) === 3);
+    });
+  });
+
+  describe('013: the ledger made readable', () => {
+    let old: TestDatabase;
+
+    before(async () => {
+      old = await createScratchDatabase();
+      await migrateTo(old.db, '011_events_feed');
+    });
+
+    after(async () => {
+      await old?.close();
+    });
+
+    it('When movements exist before it, Then each gets the balance after it (its running sum in ledger order) and a feed place in id order, under a horizon that never falls', async () => {
+      const db = old.db;
+      const provider = await build.insertCompany(db, { name: 'P', type: 'provider' });
+      const client = await build.insertCompany(db, { name: 'C', type: 'client', provider_id: provider });
+      const warehouse = await build.insertWarehouse(db, { company_id: provider, code: 'W', name: 'W' });
+      const a = await build.insertArticle(db, { company_id: client, article_code: 'A', description: 'a', um3pl: 'BUC' });
+      const b = await build.insertArticle(db, { company_id: client, article_code: 'B', description: 'b', um3pl: 'BUC' });
+      const movement = (article: number, stockType: string, delta: number, at: string) => ({
+        company_id: client, warehouse_id: warehouse, article_id: article, stock_type: stockType, delta, cause: 'reception', document_kind: 'reception', document_id: 1, created_at: at,
+      });
+      await db('stock_movements').insert([
+        movement(a, 'STOC_OK', 5000, '2026-01-01 00:00:02.000000'),
+        movement(b, 'STOC_OK', 7000, '2026-01-01 00:00:01.000000'),
+        movement(a, 'STOC_OK', -2000, '2026-01-01 00:00:03.000000'),
+        movement(a, 'STOC_DEFECT', 1000, '2026-01-01 00:00:00.500000'),
+        movement(a, 'STOC_OK', 4000, '2026-01-01 00:00:04.000000'),
+      ]);
+
+      await migrateLatest(db);
+
+      const rows = await db('stock_movements').orderBy('id').select('id', 'quantity_after', 'feed_seq', 'feed_horizon');
+      expect(rows.map((r) => Number(r.quantity_after))).to.deep.equal([5000, 7000, 3000, 1000, 7000]);
+      expect(rows.map((r) => Number(r.feed_seq))).to.deep.equal(rows.map((r) => Number(r.id)));
+      const horizons = rows.map((r) => (r.feed_horizon instanceof Date ? r.feed_horizon.toISOString().slice(11, 19) : String(r.feed_horizon).slice(11, 19)));
+      expect(horizons).to.deep.equal(['00:00:02', '00:00:02', '00:00:03', '00:00:03', '00:00:04']);
+      const counter = await db('feed_sequences').where('name', 'stock_movements').first();
+      expect(Number(counter.last_seq)).to.equal(Number(rows[rows.length - 1]!.id));
     });
   });
 });

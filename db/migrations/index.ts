@@ -15,6 +15,7 @@ import * as m009 from './009_lines_by_article.js';
 import * as m010 from './010_webhook_queue.js';
 import * as m011 from './011_events_feed.js';
 import * as m012 from './012_shipments.js';
+import * as m013 from './013_inventory.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -29,6 +30,7 @@ const migrations: Record<string, Knex.Migration> = {
   '010_webhook_queue': m010,
   '011_events_feed': m011,
   '012_shipments': m012,
+  '013_inventory': m013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -13,6 +13,8 @@ export const EVENT_CATALOGUE = {
   'shipment.created': { module: 'outbound', data: 'Shipment' },
   'return.created': { module: 'returns', data: 'Return' },
   'stock.changed': { module: 'stock', data: 'StockChange' },
+  'stock.adjusted': { module: 'stock', data: 'StockAdjustment' },
+  'stock.transferred': { module: 'stock', data: 'StockTransfer' },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;

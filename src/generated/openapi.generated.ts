@@ -522,6 +522,172 @@ export interface paths {
         patch: operations["patchArticleByCode"];
         trace?: never;
     };
+    "/api/stock/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stock adjustments
+         * @description Stock adjustments of the clients in scope, newest first.
+         */
+        get: operations["listStockAdjustments"];
+        put?: never;
+        /**
+         * Adjust stock
+         * @description Corrects stock on hand in one warehouse: each line changes one balance by a signed
+         *     `delta_um3pl`, or sets it to a count (`counted_um3pl`), whatever it held. All lines or none:
+         *     a line that would take a balance below zero is a 422 and nothing changes. An adjustment may
+         *     take a balance below what open sales orders reserve (the goods are not there); those orders
+         *     then show as backordered. Answers each line's `delta_um3pl`, `quantity_before` and
+         *     `quantity_after`. Records `stock.adjusted`, and `stock.changed` (cause `adjustment`) for each
+         *     balance that changed; each change is a movement of the ledger.
+         */
+        post: operations["createStockAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/adjustments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a stock adjustment
+         * @description One adjustment with its lines; 404 for any id outside the scope.
+         */
+        get: operations["getStockAdjustment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stock transfers
+         * @description Stock transfers of the clients in scope, newest first.
+         */
+        get: operations["listStockTransfers"];
+        put?: never;
+        /**
+         * Transfer stock
+         * @description Moves stock of one client between stock types (quarantine to sellable, sellable to damaged),
+         *     between warehouses of the provider, or both. Each line takes `quantity_um3pl` from one
+         *     balance and puts it on another: two movements of the ledger. All lines or none.
+         *
+         *     A transfer moves only what is available at its source: on hand less what open sales orders
+         *     reserve there (`available` of `GET /api/stock`). Moving more is a 422 on the line and nothing
+         *     changes: the goods promised to an order stay where the order will pick them. To move reserved
+         *     goods, change or cancel the order first; goods found damaged are taken off sellable stock with
+         *     an adjustment (reason `damage`), which may go below the reservation.
+         *
+         *     Records `stock.transferred`, and `stock.changed` (cause `transfer`) for each balance whose
+         *     quantity changed.
+         */
+        post: operations["createStockTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/transfers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a stock transfer
+         * @description One transfer with its lines; 404 for any id outside the scope.
+         */
+        get: operations["getStockTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the stock ledger
+         * @description Every change of stock on hand of the clients in scope, oldest first: receptions and their
+         *     corrections, deliveries and shipments, returns, adjustments and transfers (reservations move
+         *     no stock and are not here). A balance's `quantity` is the sum of its movements' `delta`, and
+         *     each movement shows the balance right after it (`quantity_after`).
+         *
+         *     Read it like the events feed: pass the `id` of the last movement you have as `after`. While
+         *     more movements follow the page, `meta.next_cursor` is the id of its last one; it is `null`
+         *     when nothing follows yet: poll again later with the id of the last movement you got. A reader
+         *     that follows the cursor sees every committed movement exactly once, in an order that never
+         *     changes, even while other writes commit (a movement takes its place in the feed once its
+         *     transaction has committed; see the guide's "Lists, pagination and sync loops"). Feed order
+         *     is commit order, so `created_at` (when the change was made, inside its transaction) may
+         *     step back by the length of a transaction from one movement to the next.
+         *
+         *     `since` and `until` keep the movements created in that window (inclusive); with `since` and
+         *     no `after` the feed starts at the first place that can hold such a movement. An `after` that
+         *     is not a movement of the clients in scope is a 422 on `after`.
+         */
+        get: operations["listStockMovements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/as-of": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock as of a time
+         * @description The balances of `GET /api/stock` (the same rows, order, pages and filters) with the quantity
+         *     on hand each had at the instant `at`, read from the ledger: the `quantity_after` of its last
+         *     movement created at or before `at` (0 when it had none yet). With `GET /api/stock/movements`
+         *     it reconciles a period: as of its start, plus the movements created within it, gives as of
+         *     its end. An instant in the future answers the stock now. An answer about the last few seconds
+         *     may still change while writes begun before it commit.
+         */
+        get: operations["listStockAsOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stock": {
         parameters: {
             query?: never;
@@ -1917,6 +2083,331 @@ export interface components {
             enabled?: boolean;
         };
         /**
+         * @description Why stock was adjusted: `count` (a stock count), `damage`, `loss`, `found`, `expiry` (goods
+         *     past their date written off) or `correction` (a booking error put right). The reason does not
+         *     fix the sign of the lines: a `damage` adjustment may take goods out of `STOC_OK` and put them
+         *     into `STOC_DEFECT` in one document.
+         * @example count
+         * @enum {string}
+         */
+        StockAdjustmentReason: "count" | "damage" | "loss" | "found" | "expiry" | "correction";
+        /**
+         * @description A change of stock, not 0: positive adds, negative takes away. A JSON number or a string with a
+         *     decimal point or comma (`"-1,5"`), at most three decimals, at most 1000000000 either way;
+         *     whole numbers only where the article or the unit catalogue requires it.
+         * @example -3
+         */
+        SignedQuantityInput: number | string;
+        /**
+         * @description What a count found on hand: 0 or more, a JSON number or a string with a decimal point or comma,
+         *     at most three decimals; whole numbers only where the article or the unit catalogue requires it.
+         * @example 118
+         */
+        CountInput: number | string;
+        /**
+         * @description One balance to adjust: give exactly one of `delta_um3pl` (a signed change) and `counted_um3pl`
+         *     (a count: the balance becomes the count, whatever it was). One line per balance (article and
+         *     stock type) in an adjustment.
+         */
+        StockAdjustmentLineInput: {
+            /**
+             * Format: int32
+             * @description An article of the adjustment's client. A deactivated article may only lose stock here
+             *     (a negative delta, or a count no higher than what is on hand): its leftovers can be written
+             *     off, never added to.
+             * @example 101
+             */
+            article_id: number;
+            /**
+             * @description The unit of the line; it must be the article's `um3pl`.
+             * @example BUC
+             */
+            um3pl: string;
+            /** @description The balance's stock type (default `STOC_OK`). */
+            stock_type?: components["schemas"]["StockType"];
+            delta_um3pl?: components["schemas"]["SignedQuantityInput"];
+            counted_um3pl?: components["schemas"]["CountInput"];
+        };
+        StockAdjustmentCreate: {
+            /**
+             * Format: int32
+             * @description The client whose stock is adjusted; defaults to the client in scope, required when `X-Company-Id` is a provider.
+             * @example 2
+             */
+            client_3pl_id?: number;
+            /**
+             * Format: int32
+             * @description A warehouse of the provider.
+             * @example 1
+             */
+            warehouse_id: number;
+            reason: components["schemas"]["StockAdjustmentReason"];
+            /** @example Cycle count, aisle 4. */
+            note?: string | null;
+            /**
+             * @description The adjustment's code in your system, unique per client among adjustments.
+             * @example ADJ-2026-0107
+             */
+            internal_code?: string | null;
+            items: components["schemas"]["StockAdjustmentLineInput"][];
+        };
+        StockAdjustmentItem: {
+            /**
+             * Format: int32
+             * @example 7001
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 101
+             */
+            article_id: number;
+            /** @example ACME-TOM-400 */
+            article_code: string;
+            /** @example BUC */
+            um3pl: string;
+            stock_type: components["schemas"]["StockType"];
+            /**
+             * @description The count the line gave; null for a line with a delta.
+             * @example 118
+             */
+            counted_um3pl: number | null;
+            /**
+             * @description The change it made on hand (for a count, the count less what was on hand; 0 when they agreed).
+             * @example -2
+             */
+            delta_um3pl: number;
+            /**
+             * @description On hand just before the line was applied.
+             * @example 120
+             */
+            quantity_before: number;
+            /**
+             * @description On hand just after.
+             * @example 118
+             */
+            quantity_after: number;
+        };
+        StockAdjustment: {
+            /**
+             * Format: int32
+             * @example 31
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            client_3pl_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            warehouse_id: number;
+            reason: components["schemas"]["StockAdjustmentReason"];
+            /** @example Cycle count, aisle 4. */
+            note: string | null;
+            /** @example ADJ-2026-0107 */
+            internal_code: string | null;
+            items: components["schemas"]["StockAdjustmentItem"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        StockAdjustmentResponse: {
+            data: components["schemas"]["StockAdjustment"];
+        };
+        StockAdjustmentPage: {
+            data: components["schemas"]["StockAdjustment"][];
+            links: components["schemas"]["PaginationLinks"];
+            meta: components["schemas"]["PaginationMeta"];
+        };
+        StockPlaceInput: {
+            /**
+             * Format: int32
+             * @description A warehouse of the provider.
+             * @example 1
+             */
+            warehouse_id: number;
+            stock_type: components["schemas"]["StockType"];
+        };
+        StockPlace: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            warehouse_id: number;
+            stock_type: components["schemas"]["StockType"];
+        };
+        StockTransferLineInput: {
+            /**
+             * Format: int32
+             * @description An active article of the transfer's client.
+             * @example 101
+             */
+            article_id: number;
+            /**
+             * @description The unit of the line; it must be the article's `um3pl`.
+             * @example BUC
+             */
+            um3pl: string;
+            quantity_um3pl: components["schemas"]["QuantityInput"];
+            from: components["schemas"]["StockPlaceInput"];
+            to: components["schemas"]["StockPlaceInput"];
+        };
+        StockTransferCreate: {
+            /**
+             * Format: int32
+             * @description The client whose stock moves; defaults to the client in scope, required when `X-Company-Id` is a provider.
+             * @example 2
+             */
+            client_3pl_id?: number;
+            /** @example Released from quarantine after inspection. */
+            note?: string | null;
+            /**
+             * @description The transfer's code in your system, unique per client among transfers.
+             * @example TRF-2026-0012
+             */
+            internal_code?: string | null;
+            items: components["schemas"]["StockTransferLineInput"][];
+        };
+        StockTransferItem: {
+            /**
+             * Format: int32
+             * @example 8001
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 101
+             */
+            article_id: number;
+            /** @example ACME-TOM-400 */
+            article_code: string;
+            /** @example BUC */
+            um3pl: string;
+            quantity_um3pl: components["schemas"]["Quantity"];
+            from: components["schemas"]["StockPlace"];
+            to: components["schemas"]["StockPlace"];
+        };
+        StockTransfer: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            client_3pl_id: number;
+            /** @example Released from quarantine after inspection. */
+            note: string | null;
+            /** @example TRF-2026-0012 */
+            internal_code: string | null;
+            items: components["schemas"]["StockTransferItem"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        StockTransferResponse: {
+            data: components["schemas"]["StockTransfer"];
+        };
+        StockTransferPage: {
+            data: components["schemas"]["StockTransfer"][];
+            links: components["schemas"]["PaginationLinks"];
+            meta: components["schemas"]["PaginationMeta"];
+        };
+        /**
+         * @description What made a movement (a `stock.changed` cause other than `reservation`, which moves no stock). New causes may be added.
+         * @example delivery
+         * @enum {string}
+         */
+        MovementCause: "reception" | "reception_correction" | "delivery" | "shipment" | "return" | "adjustment" | "transfer";
+        /**
+         * @description One entry of the stock ledger: a change of one balance (client, warehouse, article, stock
+         *     type) on hand. A balance's `quantity` is the sum of its movements' `delta`, always.
+         */
+        StockMovement: {
+            /**
+             * Format: int32
+             * @description The movement's id; pass the last one you have as `after`.
+             * @example 90211
+             */
+            id: number;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @example 2
+             */
+            client_3pl_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            warehouse_id: number;
+            /**
+             * Format: int32
+             * @example 101
+             */
+            article_id: number;
+            /** @example ACME-TOM-400 */
+            article_code: string;
+            stock_type: components["schemas"]["StockType"];
+            /**
+             * @description The change on hand (negative when stock fell).
+             * @example -2
+             */
+            delta: number;
+            /**
+             * @description The balance on hand right after this movement.
+             * @example 118
+             */
+            quantity_after: number;
+            cause: components["schemas"]["MovementCause"];
+            document: components["schemas"]["StockDocument"];
+        };
+        StockMovementFeedPage: {
+            data: components["schemas"]["StockMovement"][];
+            meta: {
+                /**
+                 * Format: int32
+                 * @description The `after` of the next page while one follows; null when nothing follows yet (poll again later with the id of the last movement you got).
+                 * @example 90211
+                 */
+                next_cursor: number | null;
+            };
+        };
+        /** @description A balance as it stood at the instant asked for. */
+        StockAsOfRow: {
+            /**
+             * Format: int32
+             * @example 2
+             */
+            client_3pl_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            warehouse_id: number;
+            /**
+             * Format: int32
+             * @example 101
+             */
+            article_id: number;
+            /** @example ACME-TOM-400 */
+            article_code: string;
+            stock_type: components["schemas"]["StockType"];
+            /**
+             * @description On hand at that instant (0 for a balance that had no stock yet).
+             * @example 120
+             */
+            quantity: number;
+        };
+        StockAsOfPage: {
+            data: components["schemas"]["StockAsOfRow"][];
+            links: components["schemas"]["PaginationLinks"];
+            meta: components["schemas"]["PaginationMeta"];
+        };
+        /**
          * @description `open`, `partially_received` and `received` follow from the receptions; `cancelled` is set by
          *     an update while nothing is received; `closed` by an update of a `partially_received` order that
          *     gives up the rest (a short-close: nothing more can be received against it).
@@ -2691,7 +3182,7 @@ export interface components {
         /** @description The document that changed the balance; null when there is none. */
         StockDocument: {
             /**
-             * @description `reception`, `sales_order` or `return` (new kinds may be added).
+             * @description `reception`, `sales_order`, `return`, `adjustment` or `transfer` (new kinds may be added).
              * @example reception
              */
             type: string;
@@ -2903,13 +3394,13 @@ export interface components {
          * @example reception.created
          * @enum {string}
          */
-        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed";
+        WebhookEventType: "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed" | "stock.adjusted" | "stock.transferred";
         /**
          * @description An event type of the catalogue, or `*` for every event (`*` alone, never beside names).
          * @example reception.created
          * @enum {string}
          */
-        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed";
+        WebhookEventFilter: "*" | "article.created" | "article.updated" | "purchase_order.created" | "purchase_order.updated" | "reception.created" | "reception.updated" | "sales_order.created" | "sales_order.updated" | "sales_order.status_changed" | "shipment.created" | "return.created" | "stock.changed" | "stock.adjusted" | "stock.transferred";
         /** @description `article.created`: An article was created (`POST /api/articles`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
         ArticleCreatedEvent: {
             /**
@@ -3162,8 +3653,50 @@ export interface components {
             company_id: number;
             data: components["schemas"]["StockChange"];
         };
+        /** @description `stock.adjusted`: Stock was adjusted (`POST /api/stock/adjustments`, a signed change or a count); each balance it changed also records `stock.changed` with cause `adjustment`. Sent while the client's `stock` module is on. */
+        StockAdjustedEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stock.adjusted";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["StockAdjustment"];
+        };
+        /** @description `stock.transferred`: Stock moved between stock types or warehouses (`POST /api/stock/transfers`); each balance it changed also records `stock.changed` with cause `transfer`. Sent while the client's `stock` module is on. */
+        StockTransferredEvent: {
+            /**
+             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stock.transferred";
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The client company that owns the data.
+             * @example 2
+             */
+            company_id: number;
+            data: components["schemas"]["StockTransfer"];
+        };
         /** @description An event as its webhook delivery carries it and `GET /api/events` lists it: `type` says which, and `data` is the resource of that type (`WebhookEventType` lists them). */
-        WebhookEvent: components["schemas"]["ArticleCreatedEvent"] | components["schemas"]["ArticleUpdatedEvent"] | components["schemas"]["PurchaseOrderCreatedEvent"] | components["schemas"]["PurchaseOrderUpdatedEvent"] | components["schemas"]["ReceptionCreatedEvent"] | components["schemas"]["ReceptionUpdatedEvent"] | components["schemas"]["SalesOrderCreatedEvent"] | components["schemas"]["SalesOrderUpdatedEvent"] | components["schemas"]["SalesOrderStatusChangedEvent"] | components["schemas"]["ShipmentCreatedEvent"] | components["schemas"]["ReturnCreatedEvent"] | components["schemas"]["StockChangedEvent"];
+        WebhookEvent: components["schemas"]["ArticleCreatedEvent"] | components["schemas"]["ArticleUpdatedEvent"] | components["schemas"]["PurchaseOrderCreatedEvent"] | components["schemas"]["PurchaseOrderUpdatedEvent"] | components["schemas"]["ReceptionCreatedEvent"] | components["schemas"]["ReceptionUpdatedEvent"] | components["schemas"]["SalesOrderCreatedEvent"] | components["schemas"]["SalesOrderUpdatedEvent"] | components["schemas"]["SalesOrderStatusChangedEvent"] | components["schemas"]["ShipmentCreatedEvent"] | components["schemas"]["ReturnCreatedEvent"] | components["schemas"]["StockChangedEvent"] | components["schemas"]["StockAdjustedEvent"] | components["schemas"]["StockTransferredEvent"];
     };
     responses: {
         /** @description The copy the client has (its `If-None-Match` names this body's `ETag`) is current; no body. */
@@ -4539,6 +5072,408 @@ export interface operations {
             404: components["responses"]["NotFoundRateLimited"];
             413: components["responses"]["PayloadTooLargeRateLimited"];
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    listStockAdjustments: {
+        parameters: {
+            query?: {
+                /** @description The page to return, from 1 (at most 2147483647). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                per_page?: components["parameters"]["PerPage"];
+                warehouse_id?: number;
+                reason?: components["schemas"]["StockAdjustmentReason"];
+                internal_code?: string;
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                updated_since?: components["parameters"]["UpdatedSince"];
+            };
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stock adjustments. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockAdjustmentPage"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    createStockAdjustment: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
+                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "warehouse_id": 1,
+                 *       "reason": "count",
+                 *       "note": "Cycle count, aisle 4.",
+                 *       "items": [
+                 *         {
+                 *           "article_id": 101,
+                 *           "um3pl": "BUC",
+                 *           "counted_um3pl": 118
+                 *         },
+                 *         {
+                 *           "article_id": 102,
+                 *           "um3pl": "BUC",
+                 *           "stock_type": "STOC_DEFECT",
+                 *           "delta_um3pl": -2
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StockAdjustmentCreate"];
+            };
+        };
+        responses: {
+            /** @description The adjustment as applied. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockAdjustmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestRateLimited"];
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    getStockAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The adjustment. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockAdjustmentResponse"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            404: components["responses"]["NotFoundRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    listStockTransfers: {
+        parameters: {
+            query?: {
+                /** @description The page to return, from 1 (at most 2147483647). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only the transfers with a line from or to this warehouse. */
+                warehouse_id?: number;
+                internal_code?: string;
+                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                updated_since?: components["parameters"]["UpdatedSince"];
+            };
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stock transfers. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockTransferPage"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    createStockTransfer: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Required on this operation (`400` without it); another value answers `422`.
+                 */
+                "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 *     The same key with the same body within 24 hours answers the stored response again, with
+                 *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
+                 *     while the first request with the key is still running, a second one is a 409. The work and
+                 *     its stored response are committed together, so a retry after a lost answer is replayed,
+                 *     never carried out twice.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Released from quarantine after inspection.",
+                 *       "items": [
+                 *         {
+                 *           "article_id": 101,
+                 *           "um3pl": "BUC",
+                 *           "quantity_um3pl": 24,
+                 *           "from": {
+                 *             "warehouse_id": 1,
+                 *             "stock_type": "STOC_QUARANTINE"
+                 *           },
+                 *           "to": {
+                 *             "warehouse_id": 1,
+                 *             "stock_type": "STOC_OK"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StockTransferCreate"];
+            };
+        };
+        responses: {
+            /** @description The transfer as applied. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockTransferResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestRateLimited"];
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            409: components["responses"]["ConflictRateLimited"];
+            413: components["responses"]["PayloadTooLargeRateLimited"];
+            415: components["responses"]["UnsupportedMediaTypeRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    getStockTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path: {
+                /** @description The resource id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfer. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockTransferResponse"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            404: components["responses"]["NotFoundRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    listStockMovements: {
+        parameters: {
+            query?: {
+                /** @description The id of the last movement you have; absent, the feed starts at its beginning (or at `since`). */
+                after?: number;
+                /** @description Movements per page. */
+                per_page?: number;
+                article_id?: number;
+                warehouse_id?: number;
+                stock_type?: components["schemas"]["StockType"];
+                cause?: components["schemas"]["MovementCause"];
+                /** @description Only movements created at or after this time. A `+` offset may be sent unencoded. */
+                since?: string;
+                /** @description Only movements created at or before this time. A `+` offset may be sent unencoded. */
+                until?: string;
+            };
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The movements after `after`, in feed order. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockMovementFeedPage"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    listStockAsOf: {
+        parameters: {
+            query: {
+                /** @description The instant (ISO 8601 date-time; a `+` offset may be sent unencoded). */
+                at: string;
+                /** @description The page to return, from 1 (at most 2147483647). */
+                page?: components["parameters"]["Page"];
+                /** @description Rows per page (at most 200). */
+                per_page?: number;
+                warehouse_id?: number;
+                /** @description One article id, or up to 100 separated by commas (`article_id=12,15,31`). */
+                article_id?: number[];
+                /** @description One article code, or up to 100 separated by commas (`article_code=ACME-TOM-400,ACME-CUC-1`). A comma always separates codes: a code that itself holds a comma is read with `article_id`. */
+                article_code?: string[];
+                stock_type?: components["schemas"]["StockType"];
+            };
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of balances as they stood at `at`. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockAsOfPage"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
             503: components["responses"]["DatabaseUnavailableRateLimited"];

@@ -6,7 +6,7 @@ import { kgArticle, type TestArticle } from '../fixtures/articles.js';
 import { balance, eventsOf, inboundState, movementsOf, storedLines } from '../fixtures/probes.js';
 import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
 import { receive, type Reception } from '../fixtures/receptions.js';
-import { adjustDown } from '../fixtures/stock.js';
+import { adjust, deltaLine } from '../fixtures/stock-adjustments.js';
 import { makeArticle } from '../fixtures/articles.js';
 
 describe('PUT /api/receptions/{id}', () => {
@@ -143,7 +143,7 @@ describe('PUT /api/receptions/{id}', () => {
     const { reception, buc } = await received(10, 7.5);
     const key = { clientId: world.client.id, warehouseId: wh1, articleId: buc.id };
     // Other goods left the warehouse meanwhile: only 3 of the received 10 are still on hand.
-    await adjustDown(h.db, key, (await balance(h.db, key)) - 3000);
+    await adjust(world, [deltaLine(buc, -((await balance(h.db, key)) - 3000) / 1000)], { warehouse_id: wh1, reason: 'loss' });
     expect(await stockOf(buc.id)).to.equal(3000);
     await refused(reception.id, { items: [{ id: reception.items[0]!.id, quantity_um3pl: 5 }] }, {
       'items.0.quantity_um3pl': [`Not enough STOC_OK stock of article ${buc.code} in warehouse ${wh1}: 3 on hand, 5 needed, short by 2.`],

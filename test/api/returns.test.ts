@@ -91,7 +91,8 @@ describe('POST /api/returns (without a sales order)', () => {
       expect(await stockRow(article.id, 'STOC_OK', world.warehouses[1])).to.equal(undefined);
 
       const movements = await h.db('stock_movements').where({ article_id: article.id }).orderBy('id');
-      expect(movements.map((m) => ({ ...m, id: undefined, created_at: undefined, delta: Number(m.delta), document_id: Number(m.document_id) }))).to.deep.equal(
+      const placed = { feed_seq: undefined, feed_horizon: undefined };
+      expect(movements.map((m) => ({ ...m, id: undefined, created_at: undefined, ...placed, delta: Number(m.delta), quantity_after: Number(m.quantity_after), document_id: Number(m.document_id) }))).to.deep.equal(
         [
           ['STOC_DEFECT', 2000],
           ['STOC_OK', 3000],
@@ -103,6 +104,8 @@ describe('POST /api/returns (without a sales order)', () => {
           article_id: article.id,
           stock_type,
           delta,
+          quantity_after: delta,
+          ...placed,
           cause: 'return',
           document_kind: 'return',
           document_id: ret.id,

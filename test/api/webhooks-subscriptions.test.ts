@@ -9,6 +9,7 @@ import { API_TIME as TIME } from '../fixtures/probes.js';
 const CATALOGUE = [
   'article.created', 'article.updated', 'purchase_order.created', 'purchase_order.updated', 'reception.created',
   'reception.updated', 'sales_order.created', 'sales_order.updated', 'sales_order.status_changed', 'shipment.created', 'return.created', 'stock.changed',
+  'stock.adjusted', 'stock.transferred',
 ];
 const WEBHOOK_KEYS = ['id', 'company_id', 'url', 'events', 'description', 'active', 'disabled_reason', 'created_at', 'updated_at'];
 

@@ -14,6 +14,7 @@ import { createReception } from '../../src/components/receptions/receptions.serv
 import { changeSalesOrderStatus } from '../../src/components/sales-orders/sales-orders.status.js';
 import { listStock } from '../../src/components/stock/stock.service.js';
 import { listEvents } from '../../src/components/events/events.service.js';
+import { listMovements, listStockAsOf } from '../../src/components/stock/ledger.service.js';
 import { insertArticle, toArticle } from '../../src/components/articles/articles.repository.js';
 import { recordEvent } from '../../src/platform/outbox.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
@@ -69,6 +70,14 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const articleIds = q.get('article_id')?.split(',').map(Number);
     const filters = { warehouse_id: int(q.get('warehouse_id')), article_id: articleIds, stock_type: stockTypeOf(q.get('stock_type')) };
     const result = await listStock(ctx, filters, page);
+    return send(res, 200, pageEnvelope(appUrl, req.url ?? '', page, result.rows, result.total));
+  }
+  if (req.method === 'GET' && url.pathname === '/api/stock/movements') {
+    return send(res, 200, await listMovements(ctx, { after: int(q.get('after')), perPage: int(q.get('per_page')) ?? 100 }));
+  }
+  if (req.method === 'GET' && url.pathname === '/api/stock/as-of') {
+    const filters = { warehouse_id: int(q.get('warehouse_id')), stock_type: stockTypeOf(q.get('stock_type')) };
+    const result = await listStockAsOf(ctx, q.get('at') ?? '', filters, page);
     return send(res, 200, pageEnvelope(appUrl, req.url ?? '', page, result.rows, result.total));
   }
   if (req.method === 'GET' && url.pathname === '/api/events') {

@@ -11,8 +11,10 @@
  * run). The sync pages and the padded document are judged on the server's CPU time per request,
  * as the median ratio of 7 paired 3 s rounds (pairedCpuRatio): one slow spell of a shared machine
  * cannot decide them.
- * BENCH_SOAK_SECONDS (default 60). BENCH_ONLY=<text> runs the scenarios whose name has it (and
- * skips the soak and the padded comparison): for working on one scenario, not for the targets. BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/tpl_bench).
+ * BENCH_SOAK_SECONDS (default 60). BENCH_ONLY=<text> runs the scenarios whose name has it, and the
+ * page comparisons of the ledger whose two scenarios it runs (it skips the soak and the padded
+ * comparison): for working on one scenario, not for the targets (`BENCH_ONLY=/api/stock` runs the
+ * stock page, the movements feed and stock as of a time). BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/tpl_bench).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,7 +81,7 @@ async function seed(url: string): Promise<BenchWorld> {
     const started = Date.now();
     const world = await seedBenchVolume(db);
     console.log(
-      `seeded ${VOLUME.clients} clients × ${VOLUME.articlesPerClient} articles, ${VOLUME.stockRows} stock rows, ${VOLUME.salesOrders} sales orders in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `seeded ${VOLUME.clients} clients × ${VOLUME.articlesPerClient} articles, ${VOLUME.stockRows} stock rows, ${VOLUME.movements} movements, ${VOLUME.salesOrders} sales orders in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     return world;
   } finally {
@@ -208,6 +210,15 @@ async function paddedRatio(dbUrl: string, load: Load): Promise<{ bundled: Measur
   }
 }
 
+/**
+ * The ledger's page comparisons: the movements feed's last page against its first (a keyset: the
+ * same cost), and stock as of a time against the stock page it is built on (at most 3 times).
+ */
+const LEDGER_PAIRS = [
+  { label: 'stock movements feed: last page / first page, CPU per request', a: '/api/stock/movements?per_page=500 (first', b: '/api/stock/movements?per_page=500 (last', limit: 1.2 },
+  { label: 'stock as of a time / stock page, CPU per request', a: 'GET /api/stock?per_page=100', b: 'GET /api/stock/as-of?per_page=100', limit: 3 },
+] as const;
+
 /** The scenario whose name has `text`. */
 function byName(all: Scenario[], text: string): Scenario {
   const found = all.find((s) => s.name.includes(text));
@@ -228,6 +239,7 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
     let soaked: { samples: number[]; growthMb: number };
     let sync: Awaited<ReturnType<typeof syncPages>>;
     let events: Awaited<ReturnType<typeof syncPages>>;
+    const ledger: Array<{ label: string; limit: number; pages: Awaited<ReturnType<typeof syncPages>> }> = [];
     let loadSeconds = NaN;
     const all = scenarios(world);
     const selected = all.filter((s) => !env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY));
@@ -243,8 +255,15 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
         loadSeconds = await firstLoad(full, world);
         console.log(`  first load: 20,000 articles in 40 bulk requests: ${loadSeconds.toFixed(1)} s`);
       }
+      for (const pair of LEDGER_PAIRS.filter((p) => [p.a, p.b].every((name) => selected.some((s) => s.name.includes(name))))) {
+        console.log(`  ${pair.label}: alternating`);
+        ledger.push({ label: pair.label, limit: pair.limit, pages: await syncPages(full, byName(all, pair.a).load, byName(all, pair.b).load) });
+        console.log(`    ratio ${ledger[ledger.length - 1]!.pages.cpuRatio.toFixed(2)} (at most ${pair.limit})`);
+      }
       if (env.BENCH_ONLY) {
         printScenarios(engine, results);
+        const show = (m: Measured): string => `${m.rps.toFixed(0)} r/s, p50 ${m.p50} ms, ${m.cpuUs.toFixed(0)} µs CPU/request`;
+        for (const { label, pages } of ledger) console.log(`  ${label}: ${pages.cpuRatio.toFixed(2)} (${show(pages.first)} vs ${show(pages.last)})`);
         return { results, targets: [], memory: { engine, peakMb } };
       }
       console.log(`  sync: first and last page, alternating`);
@@ -262,6 +281,7 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
       ...results.filter((r) => r.kind === 'read').map((r) => target(engine, `reads: ${r.name}, full/baseline r/s`, r.unexpected ? NaN : r.ratio, 'min', 0.6)),
       target(engine, 'sync: last page / first page, CPU per request (keyset)', sync.cpuRatio, 'max', 1.2),
       target(engine, 'events feed: last page / first page, CPU per request', events.cpuRatio, 'max', 1.2),
+      ...ledger.map((l) => target(engine, l.label, l.pages.cpuRatio, 'max', l.limit)),
       target(engine, 'first load: 20,000 articles in 40 bulk requests (s)', loadSeconds, 'max', 60),
       ...results.filter((r) => r.kind === 'write').map((r) => target(engine, `writes: ${r.name}, p99 full/baseline`, r.unexpected ? NaN : r.full.p99 / r.baseline.p99, 'max', 1.5)),
       target(engine, 'memory: peak RSS under load (MB)', peakMb, 'max', 200),

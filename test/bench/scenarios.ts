@@ -53,6 +53,24 @@ export function scenarios(world: BenchWorld): Scenario[] {
     },
     { name: 'GET /api/events?per_page=500 (first page)', kind: 'read', expect: 200, load: { method: 'GET', path: '/api/events?per_page=500', headers } },
     { name: 'GET /api/events?per_page=500 (last page)', kind: 'read', expect: 200, load: { method: 'GET', path: `/api/events?per_page=500&after=${world.lastEventsAfter}`, headers } },
+    {
+      name: 'GET /api/stock/movements?per_page=500 (first page)',
+      kind: 'read',
+      expect: 200,
+      load: { method: 'GET', path: '/api/stock/movements?per_page=500', headers },
+    },
+    {
+      name: 'GET /api/stock/movements?per_page=500 (last page)',
+      kind: 'read',
+      expect: 200,
+      load: { method: 'GET', path: `/api/stock/movements?per_page=500&after=${world.lastMovementsAfter}`, headers },
+    },
+    {
+      name: 'GET /api/stock/as-of?per_page=100 (warehouse, stock type)',
+      kind: 'read',
+      expect: 200,
+      load: { method: 'GET', path: `/api/stock/as-of?per_page=100&warehouse_id=${warehouse}&stock_type=STOC_OK&at=${encodeURIComponent(world.asOfAt)}`, headers },
+    },
     { name: 'POST /graphql articles(limit: 50)', kind: 'read', expect: 200, load: { method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query: GRAPHQL_QUERY }) } },
     {
       name: 'POST /api/receptions (2 lines)',

@@ -1,6 +1,6 @@
 /**
  * The benchmark's volume: a provider with 2 clients, 20,000 articles each, 100,000 stock rows (each
- * with the movement that makes its ledger add up), 10,000 sales orders of 2 lines (most delivered;
+ * with months of movements that add up to it: 1,000,000 in all, seed-ledger.ts), 10,000 sales orders of 2 lines (most delivered;
  * the picked ones reserve their lines and are what the `delivered` scenario moves), purchase
  * orders with room for any number of receptions, 20,000 events of the first client in the events
  * feed, and one operator token per client.
@@ -14,12 +14,16 @@ import { generateToken, hashToken } from '../../src/components/auth/tokens.js';
 import { nowDb } from '../../src/kernel/time.js';
 import { eventId } from '../../src/kernel/ids.js';
 import { EVENTS_FEED, stampAll } from '../../src/platform/feeds/sequencer.js';
+import { toApiTime } from '../../src/kernel/time.js';
+import { LEDGER_SLOTS, ledgerSpan, seedLedger, type BalanceKey } from './seed-ledger.js';
 
 export const VOLUME = {
   clients: 2,
   articlesPerClient: 20_000,
   /** STOC_OK in both warehouses for every article, STOC_DEFECT in the first for half of them. */
   stockRows: 100_000,
+  /** Movements of the ledger behind them (LEDGER_SLOTS each). */
+  movements: 100_000 * LEDGER_SLOTS,
   salesOrders: 10_000,
   /** Of them, the first client's: all picked but 500 delivered; the `delivered` scenario moves each once. */
   firstClientOrders: 9_000,
@@ -49,6 +53,10 @@ export interface BenchWorld {
   pickedOrderIds: number[];
   /** The `after` whose events page (per_page 500) is the feed's last one. */
   lastEventsAfter: string;
+  /** The `after` whose stock movements page (per_page 500) is the company's last one. */
+  lastMovementsAfter: number;
+  /** An instant in the middle of the ledger's months, as the API writes times. */
+  asOfAt: string;
 }
 
 async function insertMany(tx: Knex.Transaction, table: string, rows: object[]): Promise<void> {
@@ -62,7 +70,7 @@ async function seedClient(
   warehouses: [number, number],
   picked: number,
   orders: number,
-): Promise<{ articleIds: number[]; customerId: number }> {
+): Promise<{ articleIds: number[]; customerId: number; keys: BalanceKey[] }> {
   const now = nowDb();
   const stamps = { created_at: now, updated_at: now };
   await insertMany(
@@ -88,11 +96,6 @@ async function seedClient(
     ...(i % 2 === 0 ? [{ warehouse_id: warehouses[0], article_id: articleId, stock_type: 'STOC_DEFECT' }] : []),
   ]);
   await insertMany(tx, 'stock_balances', keys.map((key) => ({ company_id: clientId, ...key, quantity: STOCK_PER_ROW, updated_at: now })));
-  await insertMany(
-    tx,
-    'stock_movements',
-    keys.map((key) => ({ company_id: clientId, ...key, delta: STOCK_PER_ROW, cause: 'adjustment', document_kind: 'adjustment', document_id: 0, user_id: null, created_at: now })),
-  );
 
   const supplierId = await build.insertPartner(tx, { company_id: clientId, type: 'supplier', name: `Supplier of ${tag}` });
   const customerId = await build.insertPartner(tx, { company_id: clientId, type: 'client', name: `Customer of ${tag}` });
@@ -145,7 +148,7 @@ async function seedClient(
   for (const [articleId, quantity] of reserved) {
     await tx('stock_balances').where({ company_id: clientId, warehouse_id: warehouses[0], article_id: articleId, stock_type: 'STOC_OK' }).update({ reserved: quantity });
   }
-  return { articleIds, customerId };
+  return { articleIds, customerId, keys: keys.map((key) => ({ company_id: clientId, ...key })) };
 }
 
 export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
@@ -166,6 +169,8 @@ export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
       const [picked, orders] = i === 0 ? [VOLUME.pickedOrders, VOLUME.firstClientOrders] : [others / 5, others];
       seeded.push(await seedClient(tx, clientId, `C${i + 1}`, warehouses, picked, orders));
     }
+
+    await seedLedger(tx, seeded.flatMap((client) => client.keys), STOCK_PER_ROW);
 
     const companyId = clients[0]!;
     const passwordHash = await hashPassword('bench-password');
@@ -195,6 +200,8 @@ export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
     );
     await stampAll(tx, EVENTS_FEED);
     const lastEventsAfter = (await tx('outbox_events').where('company_id', companyId).orderBy('feed_seq', 'desc').offset(500).limit(1).pluck('event_id'))[0] as string;
+    const lastMovementsAfter = Number((await tx('stock_movements').where('company_id', companyId).orderBy('feed_seq', 'desc').offset(500).limit(1).pluck('id'))[0]);
+    const { startMs, slotMs } = ledgerSpan();
     return {
       companyId,
       token,
@@ -204,6 +211,8 @@ export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
       purchaseOrders,
       pickedOrderIds,
       lastEventsAfter,
+      lastMovementsAfter,
+      asOfAt: toApiTime(new Date(startMs + (LEDGER_SLOTS / 2) * slotMs + slotMs / 3)),
     };
   });
 }

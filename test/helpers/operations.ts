@@ -7,9 +7,14 @@ export function pathParams(op: ContractOperation): string[] {
   return [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
-/** The operation's path with its parameters filled in (every parameter 1 unless given). */
+/**
+ * The operation's path with its parameters filled in (every path parameter 1 unless given); the
+ * given parameters that are not in the path go into the query (a required query parameter).
+ */
 export function concretePath(op: ContractOperation, params: Record<string, string | number> = {}): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? 1)));
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? 1)));
+  const query = new URLSearchParams(Object.entries(params).filter(([name]) => !op.path.includes(`{${name}}`)).map(([name, value]) => [name, String(value)]));
+  return query.size > 0 ? `${path}?${query.toString()}` : path;
 }
 
 /** The example request body the document gives, if the operation takes a body. */

@@ -12,6 +12,8 @@ import { receivedOrder } from '../fixtures/receptions.js';
 import { createSalesOrder } from '../fixtures/sales-orders.js';
 import { pickingOrder } from '../fixtures/shipments.js';
 import { subscription } from '../fixtures/webhooks.js';
+import { adjustmentBody, deltaLine } from '../fixtures/stock-adjustments.js';
+import { transferLine } from '../fixtures/stock-transfers.js';
 
 type Params = Record<string, number | string>;
 
@@ -66,6 +68,15 @@ export const successfulWrites: Partial<Record<OperationId, (w: World, h: Harness
     await w.as('operator').post(`/api/sales-orders/${id}/hold`).send({ reason: 'Credit check' }).expect(200);
     return { params: { id } };
   },
+  createStockAdjustment: async (w) => ({ body: adjustmentBody(w, [deltaLine(w.articles.client, 2)], { reason: 'found', internal_code: unique('ADJ-MA-') }) }),
+  createStockTransfer: async (w) => {
+    await w
+      .as('providerAdmin', w.client.id)
+      .post('/api/stock/adjustments')
+      .send(adjustmentBody(w, [deltaLine(w.articles.client, 1)], { reason: 'found' }))
+      .expect(201);
+    return { body: { items: [transferLine(w.articles.client, 1, [w.warehouses[0]!, 'STOC_OK'], [w.warehouses[1]!, 'STOC_OK'])] } };
+  },
   createReturn: async (w) => ({ body: { partner_id: w.partners.client, warehouse_id: w.warehouses[0], reason: 'Damaged', items: [line(w)] } }),
   createWebhook: async () => ({ body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } }),
   updateWebhook: async (w) => ({ params: { id: (await subscription(w, w.client.id)).webhookId }, body: { description: 'Changed' } }),
@@ -80,7 +91,8 @@ export const successfulWrites: Partial<Record<OperationId, (w: World, h: Harness
   postGraphql: async () => ({ body: { query: '{ articles(limit: 5) { id article_code } warehouses { id } }' } }),
 };
 
-/** Path parameters of a read of the world's own resources (the cross-tenant sweep's resources, asked for by their owner). */
+/** Path parameters (and required query parameters) of a read of the world's own resources (the cross-tenant sweep's resources, asked for by their owner). */
 export const readParams: Record<string, (w: World) => Params | Promise<Params>> = {
   '/api/integrations/mdm/clients/{client3plId}/articles': (w) => ({ client3plId: w.client.id }),
+  '/api/stock/as-of': () => ({ at: '2999-01-01T00:00:00Z' }),
 };

@@ -9,6 +9,8 @@ import { receivedOrder } from '../fixtures/receptions.js';
 import { outboundDocuments } from '../fixtures/returns.js';
 import { readyOrder, shipmentOf } from '../fixtures/shipments.js';
 import { subscription } from '../fixtures/webhooks.js';
+import { clientAdjustment } from '../fixtures/stock-adjustments.js';
+import { clientTransfer } from '../fixtures/stock-transfers.js';
 
 type Params = Record<string, number | string>;
 
@@ -82,6 +84,14 @@ export const tenantResources: Record<string, TenantResource> = {
   '/api/returns/{id}': {
     otherProvider: async (other) => ({ id: (await outboundDocuments(other, other.client.id)).returnId }),
     siblingClient: async (own) => ({ id: (await outboundDocuments(own, own.otherClient.id)).returnId }),
+  },
+  '/api/stock/adjustments/{id}': {
+    otherProvider: async (other) => ({ id: await clientAdjustment(other, other.client.id) }),
+    siblingClient: async (own) => ({ id: await clientAdjustment(own, own.otherClient.id) }),
+  },
+  '/api/stock/transfers/{id}': {
+    otherProvider: async (other) => ({ id: await clientTransfer(other, other.client.id) }),
+    siblingClient: async (own) => ({ id: await clientTransfer(own, own.otherClient.id) }),
   },
   '/api/webhooks/{id}': {
     otherProvider: async (other) => ({ id: (await subscription(other, other.client.id)).webhookId }),

@@ -88,6 +88,13 @@ describe('The stock ledger (applyStockChange)', () => {
     expect((await state(a.id)).movements.map((m) => m.delta)).to.deep.equal([5250, 750]);
   });
 
+  it('When stock moves up and down, Then each movement keeps the balance right after it', async () => {
+    const a = await article();
+    for (const delta of [4000, -1500, 250, -2750]) await apply(change(a, delta));
+    const after = await db('stock_movements').where('article_id', a.id).orderBy('id').pluck('quantity_after');
+    expect(after.map(Number)).to.deep.equal([4000, 2500, 2750, 0]);
+  });
+
   it('When stock is lowered below zero, Then it throws an InputError on the field naming the article and the shortfall, and nothing changes', async () => {
     const a = await article();
     await apply(change(a, 5000));
@@ -185,7 +192,7 @@ describe('ledgerMismatches', () => {
     await scratch?.close();
   });
 
-  it('When a balance is changed without a movement, or movements lack a balance, Then it reports each; when fixed, nothing', async () => {
+  it('When a balance is changed without a movement, its last movement names another balance after it, or movements lack a balance, Then it reports each; when fixed, nothing', async () => {
     const provider = await build.insertCompany(db, { name: 'Check provider', type: 'provider' });
     const client = await build.insertCompany(db, { name: 'Check client', type: 'client', provider_id: provider });
     const warehouse = await build.insertWarehouse(db, { company_id: provider, code: 'CWH', name: 'Check warehouse' });
@@ -198,9 +205,16 @@ describe('ledgerMismatches', () => {
 
     const balance = await db('stock_balances').where('article_id', a).first();
     await db('stock_balances').where('id', balance.id).update({ quantity: 3001 });
-    expect(await ledgerMismatches(db)).to.deep.equal([`balance ${balance.id}: quantity 3001, movements sum to 3000`]);
+    expect(await ledgerMismatches(db)).to.deep.equal([
+      `balance ${balance.id}: quantity 3001, movements sum to 3000`,
+      `balance ${balance.id}: quantity 3001, its last movement says 3000 after it`,
+    ]);
 
     await db('stock_balances').where('id', balance.id).update({ quantity: 3000 });
+    await db('stock_movements').where('article_id', a).update({ quantity_after: 2999 });
+    expect(await ledgerMismatches(db)).to.deep.equal([`balance ${balance.id}: quantity 3000, its last movement says 2999 after it`]);
+
+    await db('stock_movements').where('article_id', a).update({ quantity_after: 3000 });
     await db('stock_movements').insert({
       company_id: client,
       warehouse_id: warehouse,

@@ -10,7 +10,7 @@
  * or with a fraction, that its article no longer takes.
  */
 import type { Knex } from 'knex';
-import { parseQuantity, wholeNumberViolation } from '../../kernel/quantity.js';
+import { parseQuantity, wholeNumberViolation, type ParsedQuantity } from '../../kernel/quantity.js';
 import type { Problems } from '../../platform/problems.js';
 import { unitFlags } from '../reference/reference.service.js';
 import { articlesForLines } from '../articles/article-lookup.js';
@@ -18,7 +18,7 @@ import { articlesForLines } from '../articles/article-lookup.js';
 export interface LineInput {
   article_id: number;
   um3pl: string;
-  quantity_um3pl: number | string;
+  quantity_um3pl?: number | string;
 }
 
 export interface ResolvedLine {
@@ -29,6 +29,8 @@ export interface ResolvedLine {
   um3pl: string;
   /** Thousandths. */
   quantity: number;
+  /** Whether the article is active (a deactivated one is on the line because `kept` allowed it). */
+  active: boolean;
 }
 
 export interface QuantityRule {
@@ -39,8 +41,8 @@ export interface QuantityRule {
 }
 
 /** A line's quantity in thousandths, or its message (quantity rules, then the whole-number rule). */
-export function lineQuantity(value: unknown, rule: QuantityRule): { ok: true; thousandths: number } | { ok: false; message: string } {
-  const parsed = parseQuantity(value);
+export function lineQuantity(value: unknown, rule: QuantityRule, parse: (value: unknown) => ParsedQuantity = parseQuantity): ParsedQuantity {
+  const parsed = parse(value);
   if (!parsed.ok) return parsed;
   const violation = wholeNumberViolation(parsed.thousandths, {
     unit: rule.unit,
@@ -80,6 +82,11 @@ export interface LineOptions {
   prefix?: string;
   /** Articles the document already has lines of: they may stay on it though deactivated since. */
   kept?: ReadonlySet<number>;
+  /**
+   * Where a line keeps its quantity and how it is read, when that is not `quantity_um3pl` greater
+   * than 0 (an adjustment's signed `delta_um3pl`, or a count). The whole-number rule applies alike.
+   */
+  quantity?: (line: LineInput, index: number) => { field: string; value: unknown; parse: (value: unknown) => ParsedQuantity };
 }
 
 const messages = {
@@ -107,14 +114,11 @@ export async function resolveLines(tx: Knex, context: LineContext, lines: readon
     if (!article) return problem('article_id', context.clientId === undefined ? messages.notInScope(line.article_id) : messages.notOfClient(line.article_id));
     if (!article.active && !options.kept?.has(article.id)) return problem('article_id', messages.inactive(article.article_code));
     if (line.um3pl.toUpperCase() !== article.um3pl.toUpperCase()) return problem('um3pl', messages.unit(article.um3pl));
-    const quantity = lineQuantity(line.quantity_um3pl, {
-      unit: article.um3pl,
-      articleCode: article.article_code,
-      articleWholeOnly: Boolean(article.integer_only_um3pl_quantity),
-      units,
-    });
-    if (!quantity.ok) return problem('quantity_um3pl', quantity.message);
-    resolved.push({ index: i, articleId: article.id, articleCode: article.article_code, um3pl: article.um3pl, quantity: quantity.thousandths });
+    const source = options.quantity?.(line, i) ?? { field: 'quantity_um3pl', value: line.quantity_um3pl, parse: parseQuantity };
+    const rule = { unit: article.um3pl, articleCode: article.article_code, articleWholeOnly: Boolean(article.integer_only_um3pl_quantity), units };
+    const quantity = lineQuantity(source.value, rule, source.parse);
+    if (!quantity.ok) return problem(source.field, quantity.message);
+    resolved.push({ index: i, articleId: article.id, articleCode: article.article_code, um3pl: article.um3pl, quantity: quantity.thousandths, active: Boolean(article.active) });
   });
   return resolved;
 }

@@ -1,7 +1,8 @@
-/** The StockLevel type and the stock query of the GraphQL schema. */
+/** The StockLevel and StockMovement types and the stock and stock_movements queries of the GraphQL schema. */
 import { builder } from '../../graphql/builder.js';
 import { pageLimit, requireModule } from '../../graphql/context.js';
 import type { StockLevel } from './stock.repository.js';
+import { listMovements, type StockMovement } from './ledger.service.js';
 import { stockAfter } from './stock.service.js';
 
 export const StockTypeEnum = builder.enumType('StockType', { values: ['STOC_OK', 'STOC_DEFECT', 'STOC_QUARANTINE'] as const });
@@ -41,6 +42,55 @@ builder.queryFields((t) => ({
         warehouseId: args.warehouse_id ?? undefined,
         limit: pageLimit(args.limit, 25, 200),
       });
+    },
+  }),
+}));
+
+const StockDocumentType = builder.objectRef<{ type: string; id: number }>('StockDocument').implement({
+  description: 'The document behind a movement.',
+  fields: (t) => ({
+    type: t.exposeString('type', { description: '`reception`, `sales_order`, `return`, `adjustment`, `transfer` (more may be added).' }),
+    id: t.exposeInt('id'),
+  }),
+});
+
+const StockMovementType = builder.objectRef<StockMovement>('StockMovement').implement({
+  description: 'One entry of the stock ledger: a change of one balance on hand, with the balance after it.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    client_3pl_id: t.exposeInt('client_3pl_id'),
+    warehouse_id: t.exposeInt('warehouse_id'),
+    article_id: t.exposeInt('article_id'),
+    article_code: t.exposeString('article_code'),
+    stock_type: t.expose('stock_type', { type: StockTypeEnum }),
+    delta: t.exposeFloat('delta', { description: 'The change on hand (negative when stock fell).' }),
+    quantity_after: t.exposeFloat('quantity_after', { description: 'The balance on hand right after this movement.' }),
+    cause: t.exposeString('cause'),
+    document: t.expose('document', { type: StockDocumentType, nullable: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  stock_movements: t.field({
+    type: [StockMovementType],
+    description:
+      'The stock ledger in feed order, as GET /api/stock/movements reads it: pass the id of the last movement seen as `after` for the next page. Needs the stock module.',
+    args: {
+      limit: t.arg.int({ description: 'Rows to return, 1 to 200 (default 25).' }),
+      after: t.arg.int({ description: 'The id of the last movement seen.' }),
+      article_id: t.arg.int(),
+      warehouse_id: t.arg.int(),
+    },
+    resolve: async (_root, args, ctx) => {
+      requireModule(ctx, 'stock');
+      const page = await listMovements(ctx.tenant, {
+        after: args.after ?? undefined,
+        article_id: args.article_id ?? undefined,
+        warehouse_id: args.warehouse_id ?? undefined,
+        perPage: pageLimit(args.limit, 25, 200),
+      });
+      return page.data;
     },
   }),
 }));

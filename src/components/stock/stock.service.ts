@@ -10,82 +10,27 @@ import type { PageRequest } from '../../kernel/paging.js';
 import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
 import type { Paged } from '../../platform/db/queries.js';
 import { InputError } from '../../platform/errors.js';
-import { recordEvent } from '../../platform/outbox.js';
 import { inputTime } from '../../platform/input-time.js';
-import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
+import { announceChange, recordChange, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
 import * as repository from './stock.repository.js';
 import type { StockFilters, StockKey, StockLevel } from './stock.repository.js';
 
 export type { StockKey, StockLevel };
-/** What changed a balance (`stock.changed`'s `cause`); every cause but `reservation` is also a movement's. */
-export type StockChangeCause = Schema<'StockChangeCause'>;
-export type MovementCause = Exclude<StockChangeCause, 'reservation'>;
+export type { MovementCause, StockChangeCause, StockDocumentRef } from './stock.changes.js';
+export { countStock, moveStock, type StockCount, type StockMove, type StockMoveProblem } from './stock.inventory.js';
+export { inLockOrder } from './stock.lock-order.js';
 
-/** The document a change belongs to, as the ledger keeps it (`sales_order`, 42). */
-export interface StockDocumentRef {
-  kind: string;
-  id: number;
-}
-
-export interface StockChange extends StockKey {
-  /** Thousandths; positive raises, negative lowers. */
-  delta: number;
-  cause: MovementCause;
-  document: StockDocumentRef;
-  userId: number | null;
+export interface StockChange extends StockKey, MovementRecord {
   /** The article as the message of a shortfall names it. */
   articleCode: string;
   /** The field a shortfall is reported on (`items.0.quantity_um3pl`). */
   field: string;
 }
 
-/**
- * The order in which a transaction that changes several balances must change them: by article,
- * then stock type. Every writer of stock takes its balance rows in this one order, so two of them
- * never each hold a row the other waits for (on MariaDB, a deadlock that costs both a retry).
- * Each line keeps the index it had, for the field its errors are reported on.
- */
-export function inLockOrder<T>(lines: readonly T[], keyOf: (line: T) => { articleId: number; stockType?: string }): Array<{ line: T; index: number }> {
-  const keyed = lines.map((line, index) => ({ line, index, key: keyOf(line) }));
-  keyed.sort((a, b) => a.key.articleId - b.key.articleId || (a.key.stockType ?? '').localeCompare(b.key.stockType ?? '') || a.index - b.index);
-  return keyed.map(({ line, index }) => ({ line, index }));
-}
-
 function shortfall(change: StockChange, onHand: number): string {
   const needed = -change.delta;
   return `Not enough ${change.stockType} stock of article ${change.articleCode} in warehouse ${change.warehouseId}: ${onHand} on hand, ${toQuantity(needed)} needed, short by ${toQuantity(needed - Math.round(onHand * 1000))}.`;
-}
-
-async function recordMovement(tx: Knex.Transaction, change: StockChange): Promise<StockLevel> {
-  await repository.insertMovement(tx, change, {
-    delta: change.delta,
-    cause: change.cause,
-    documentKind: change.document.kind,
-    documentId: change.document.id,
-    userId: change.userId,
-  });
-  return changed(tx, change, { delta: change.delta, cause: change.cause, document: change.document });
-}
-
-/**
- * The balance after a change, recorded as `stock.changed`: the stock row with what changed it,
- * `delta` (of the on-hand quantity, thousandths), `cause` and `document`.
- */
-async function changed(
-  tx: Knex.Transaction,
-  key: StockKey,
-  what: { delta: number; cause: StockChangeCause; document: StockDocumentRef | null },
-): Promise<StockLevel> {
-  const level = (await repository.findBalance(tx, key))!;
-  const data: Schema<'StockChange'> = {
-    ...level,
-    delta: toQuantity(what.delta),
-    cause: what.cause,
-    document: what.document && { type: what.document.kind, id: what.document.id },
-  };
-  await recordEvent(tx, { companyId: key.clientId, type: 'stock.changed', data });
-  return level;
 }
 
 function assertDelta(delta: number): void {
@@ -110,7 +55,7 @@ export async function applyStockChange(tx: Knex.Transaction, change: StockChange
   } else if (!(await repository.lowerBalance(tx, change, -change.delta))) {
     throw InputError.field(change.field, shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0));
   }
-  return recordMovement(tx, change);
+  return recordChange(tx, change, change);
 }
 
 /**
@@ -124,7 +69,7 @@ export async function deliverStock(tx: Knex.Transaction, change: StockChange): P
   if (!(await repository.deliverFromBalance(tx, change, -change.delta))) {
     return { ok: false, message: shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0) };
   }
-  await recordMovement(tx, change);
+  await recordChange(tx, change, change);
   return { ok: true };
 }
 
@@ -145,7 +90,7 @@ export async function reserveStock(
     if (delta > 0) throw InputError.field(field, aboveLimit('reserved', key, delta));
     throw new Error(`Releasing ${-delta} that is not reserved`);
   }
-  await changed(tx, key, { delta: 0, cause: 'reservation', document });
+  await announceChange(tx, key, { delta: 0, cause: 'reservation', document });
 }
 
 /** The article's balances that are not zero, on hand or reserved, in thousandths (the unit rules of articles read them). */

@@ -9,9 +9,15 @@
  * write to that row fails certification and is run again), and all the places one stamper gives
  * become visible at once, after every place before them. A reader asks for `feed_seq > cursor`
  * in feed_seq order, so what it has passed can never gain a row behind it.
+ *
+ * A feed read by time (`since`) also keeps a horizon: each stamp writes on its rows the latest
+ * creation time of every row placed so far (never falling). A row created at or after a time is
+ * placed at or after the first place whose horizon reaches that time, so a reader starts there
+ * instead of scanning the feed from its beginning; no clock is trusted, only the rows' own times.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { toApiTime, fromApiTime } from '../../kernel/time.js';
 import { inTransaction } from '../db/transaction.js';
 
 export interface FeedSpec {
@@ -20,9 +26,23 @@ export interface FeedSpec {
   table: string;
   idColumn: string;
   seqColumn: string;
+  /** A feed read by time: the rows' creation time, and the column of the horizon its stamps keep. */
+  horizon?: { timeColumn: string; column: string };
 }
 
 export const EVENTS_FEED: FeedSpec = { name: 'events', table: 'outbox_events', idColumn: 'id', seqColumn: 'feed_seq' };
+
+/** The stock ledger read as a feed (GET /api/stock/movements), read by time too (`since`). */
+export const STOCK_MOVEMENTS_FEED: FeedSpec = {
+  name: 'stock_movements',
+  table: 'stock_movements',
+  idColumn: 'id',
+  seqColumn: 'feed_seq',
+  horizon: { timeColumn: 'created_at', column: 'feed_horizon' },
+};
+
+/** Every feed the stamper keeps. */
+export const FEEDS: readonly FeedSpec[] = [EVENTS_FEED, STOCK_MOVEMENTS_FEED];
 
 const BATCH = 500;
 
@@ -38,18 +58,29 @@ export async function stampFeed(db: Knex, spec: FeedSpec, batchSize = BATCH): Pr
     await tx('feed_sequences').where('name', spec.name).update({ last_seq: tx.ref('last_seq') });
     const counter = await tx('feed_sequences').select('last_seq').where('name', spec.name).first();
     if (!counter) throw new Error(`feed_sequences has no row '${spec.name}'`);
-    const rows: Array<Record<string, number | string>> = await tx(spec.table).select(spec.idColumn).whereNull(spec.seqColumn).orderBy(spec.idColumn).limit(batchSize);
+    const columns = spec.horizon ? [spec.idColumn, spec.horizon.timeColumn] : [spec.idColumn];
+    const rows: Array<Record<string, number | string | Date>> = await tx(spec.table).select(columns).whereNull(spec.seqColumn).orderBy(spec.idColumn).limit(batchSize);
     if (rows.length === 0) return 0;
     const first = Number(counter.last_seq) + 1;
-    const ids = rows.map((r) => r[spec.idColumn]!);
+    const ids = rows.map((r) => r[spec.idColumn] as number);
     const cases = ids.map(() => 'WHEN ? THEN ?').join(' ');
     const bindings = ids.flatMap((id, i) => [id, first + i]);
+    const horizon = spec.horizon ? { [spec.horizon.column]: await horizonAfter(tx, spec, Number(counter.last_seq), rows) } : {};
     await tx(spec.table)
       .whereIn(spec.idColumn, ids)
-      .update({ [spec.seqColumn]: tx.raw(`CASE ?? ${cases} END`, [spec.idColumn, ...bindings]) });
+      .update({ [spec.seqColumn]: tx.raw(`CASE ?? ${cases} END`, [spec.idColumn, ...bindings]), ...horizon });
     await tx('feed_sequences').where('name', spec.name).update({ last_seq: first + ids.length - 1 });
     return ids.length;
   });
+}
+
+/** The horizon of a batch: the latest creation time of its rows and of every row placed before it (as stored). */
+async function horizonAfter(tx: Knex, spec: FeedSpec, lastSeq: number, rows: ReadonlyArray<Record<string, unknown>>): Promise<string> {
+  const { timeColumn, column } = spec.horizon!;
+  const before = lastSeq > 0 ? await tx(spec.table).select(column).where(spec.seqColumn, lastSeq).first() : undefined;
+  const times = rows.map((r) => toApiTime(r[timeColumn] as string | Date));
+  if (before?.[column]) times.push(toApiTime(before[column] as string | Date));
+  return fromApiTime(times.reduce((a, b) => (b > a ? b : a)));
 }
 
 /** Stamps until nothing waits (or `maxBatches` batches); answers how many rows got a place. */
@@ -68,7 +99,7 @@ export interface FeedStamper {
 }
 
 /** Stamps the feeds every `intervalMs` in this process (a row waits at most about that long for its place). */
-export function startFeedStamper(db: Knex, logger: Logger, specs: readonly FeedSpec[] = [EVENTS_FEED], intervalMs = 250): FeedStamper {
+export function startFeedStamper(db: Knex, logger: Logger, specs: readonly FeedSpec[] = FEEDS, intervalMs = 250): FeedStamper {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

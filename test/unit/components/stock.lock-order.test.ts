@@ -32,4 +32,15 @@ describe('inLockOrder (the one order in which a transaction changes several stoc
   it('When there are no lines, Then there is nothing to take', () => {
     expect(inLockOrder([], key)).to.deep.equal([]);
   });
+
+  it('When balances differ only by warehouse (a transfer between warehouses), Then they come by warehouse id, after article and stock type', () => {
+    const places = [
+      { articleId: 4, stockType: 'STOC_OK', warehouseId: 9 },
+      { articleId: 4, stockType: 'STOC_OK', warehouseId: 2 },
+      { articleId: 4, stockType: 'STOC_DEFECT', warehouseId: 9 },
+      { articleId: 1, stockType: 'STOC_OK', warehouseId: 9 },
+    ];
+    expect(inLockOrder(places, (p) => p).map((l) => l.index)).to.deep.equal([3, 2, 1, 0]);
+    expect(inLockOrder([places[0]!, places[1]!], (p) => p).map((l) => l.line.warehouseId)).to.deep.equal(inLockOrder([places[1]!, places[0]!], (p) => p).map((l) => l.line.warehouseId));
+  });
 });

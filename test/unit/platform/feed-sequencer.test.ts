@@ -1,6 +1,6 @@
 /** The feed sequencer (src/platform/feeds/sequencer.ts): places after commit, in id order, never twice. */
 import { expect } from 'chai';
-import { EVENTS_FEED, hasUnstamped, stampAll, stampFeed } from '../../../src/platform/feeds/sequencer.js';
+import { EVENTS_FEED, hasUnstamped, stampAll, stampFeed, STOCK_MOVEMENTS_FEED } from '../../../src/platform/feeds/sequencer.js';
 import { recordEvent } from '../../../src/platform/outbox.js';
 import { createWorld } from '../../helpers/factories.js';
 import { isolatedHarness, type Isolated } from '../../helpers/harness.js';
@@ -33,5 +33,27 @@ describe('Feed sequencer', () => {
     await Promise.all(Array.from({ length: 4 }, () => stampAll(h.db, EVENTS_FEED)));
     const places = (await h.db('outbox_events').select('feed_seq').orderBy('id')).map((r: { feed_seq: number }) => Number(r.feed_seq));
     expect(places).to.deep.equal(Array.from({ length: places.length }, (_, i) => i + 1));
+  });
+
+  it('When a feed keeps a horizon and a movement commits after a later one (its creation time earlier), Then each stamp writes the latest creation time placed so far, never falling and never below a row\'s own', async () => {
+    const world = await createWorld(h.app, h.db);
+    const movement = (created_at: string) => ({
+      company_id: world.client.id, warehouse_id: world.warehouses[0], article_id: world.articles.client.id, stock_type: 'STOC_OK',
+      delta: 1000, quantity_after: 0, cause: 'adjustment', document_kind: 'adjustment', document_id: 1, created_at,
+    });
+    await h.db('stock_movements').insert(movement('2026-03-01 10:00:05.000000'));
+    await stampAll(h.db, STOCK_MOVEMENTS_FEED);
+    await h.db('stock_movements').insert([movement('2026-03-01 10:00:01.000000'), movement('2026-03-01 10:00:06.000000')]);
+    await h.db('stock_movements').insert(movement('2026-03-01 10:00:02.000000'));
+    expect(await stampFeed(h.db, STOCK_MOVEMENTS_FEED, 2)).to.equal(2);
+    expect(await stampAll(h.db, STOCK_MOVEMENTS_FEED)).to.equal(1);
+    const rows: Array<{ feed_seq: number; created_at: string; feed_horizon: string }> = await h.db('stock_movements').select('feed_seq', 'created_at', 'feed_horizon').orderBy('feed_seq');
+    const time = (value: string) => String(value).slice(11, 19);
+    expect(rows.map((r) => [Number(r.feed_seq), time(r.created_at), time(r.feed_horizon)])).to.deep.equal([
+      [1, '10:00:05', '10:00:05'],
+      [2, '10:00:01', '10:00:06'],
+      [3, '10:00:06', '10:00:06'],
+      [4, '10:00:02', '10:00:06'],
+    ]);
   });
 });

@@ -1,0 +1,75 @@
+/**
+ * What every change of a balance writes beside it, in the same transaction: the ledger movement
+ * that explains it (with the balance right after it, `quantity_after`) and the `stock.changed`
+ * event (the stock row with its `delta`, `cause` and `document`).
+ */
+import type { Knex } from 'knex';
+import { toQuantity } from '../../kernel/quantity.js';
+import { recordEvent } from '../../platform/outbox.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
+import * as repository from './stock.repository.js';
+import type { StockKey, StockLevel } from './stock.repository.js';
+
+/** What changed a balance (`stock.changed`'s `cause`); every cause but `reservation` is also a movement's. */
+export type StockChangeCause = Schema<'StockChangeCause'>;
+export type MovementCause = Exclude<StockChangeCause, 'reservation'>;
+
+/** The document a change belongs to, as the ledger keeps it (`sales_order`, 42). */
+export interface StockDocumentRef {
+  kind: string;
+  id: number;
+}
+
+/** One movement of the ledger. */
+export interface MovementRecord {
+  /** Thousandths; positive raises, negative lowers. */
+  delta: number;
+  cause: MovementCause;
+  document: StockDocumentRef;
+  userId: number | null;
+}
+
+/** Writes a movement of `key` whose balance is `quantityAfter` thousandths right after it. */
+export function insertMovement(tx: Knex.Transaction, key: StockKey, movement: MovementRecord, quantityAfter: number): Promise<void> {
+  return repository.insertMovement(tx, key, {
+    delta: movement.delta,
+    quantityAfter,
+    cause: movement.cause,
+    documentKind: movement.document.kind,
+    documentId: movement.document.id,
+    userId: movement.userId,
+  });
+}
+
+/** Records `stock.changed` of a balance as it now is (`level`) and answers it. */
+async function announce(
+  tx: Knex.Transaction,
+  key: StockKey,
+  level: StockLevel,
+  what: { delta: number; cause: StockChangeCause; document: StockDocumentRef | null },
+): Promise<StockLevel> {
+  const data: Schema<'StockChange'> = {
+    ...level,
+    delta: toQuantity(what.delta),
+    cause: what.cause,
+    document: what.document && { type: what.document.kind, id: what.document.id },
+  };
+  await recordEvent(tx, { companyId: key.clientId, type: 'stock.changed', data });
+  return level;
+}
+
+/** After a balance moved on hand: its movement and `stock.changed`; answers the balance as it now is. */
+export async function recordChange(tx: Knex.Transaction, key: StockKey, movement: MovementRecord): Promise<StockLevel> {
+  const row = (await repository.findBalanceRow(tx, key))!;
+  await insertMovement(tx, key, movement, Number(row.quantity));
+  return announce(tx, key, repository.toStockLevel(row), movement);
+}
+
+/** `stock.changed` of a balance as it now is, for a change whose movements are written by the caller (or that moves nothing on hand). */
+export async function announceChange(
+  tx: Knex.Transaction,
+  key: StockKey,
+  what: { delta: number; cause: StockChangeCause; document: StockDocumentRef | null },
+): Promise<StockLevel> {
+  return announce(tx, key, (await repository.findBalance(tx, key))!, what);
+}

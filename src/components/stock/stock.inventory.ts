@@ -1,0 +1,133 @@
+/**
+ * The stock changes of inventory control: a count, which sets a balance to what was found, and the
+ * moves of a transfer, which take stock off some balances and put it on others, all or nothing.
+ * Like every stock change they run in the caller's transaction, take balance rows in the one lock
+ * order (stock.lock-order.ts), never take a balance below zero, and write the movements that
+ * explain them and `stock.changed`.
+ */
+import type { Knex } from 'knex';
+import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
+import { insertMovement, recordChange, announceChange, type MovementRecord } from './stock.changes.js';
+import { balanceKeyOf, inLockOrder } from './stock.lock-order.js';
+import * as repository from './stock.repository.js';
+import type { StockKey } from './stock.repository.js';
+
+const LIMIT = MAX_BALANCE * 1000;
+
+export interface StockCount extends StockKey, Omit<MovementRecord, 'delta'> {
+  /** Thousandths found on hand. */
+  counted: number;
+  /** Refuse a count above what is on hand (a deactivated article's stock may only be written off). */
+  onlyLower?: boolean;
+}
+
+/**
+ * Sets a balance to a count. Its row is read with a lock (created at zero first when there is none
+ * and the count is not zero), so nothing changes it between the read and the conditional update
+ * that sets it: the movement's delta is exactly the count less what was on hand. A count equal to
+ * the balance changes nothing and writes no movement. Answers what was on hand and the delta
+ * (thousandths); not ok, changing nothing, when `onlyLower` refuses a count above what is on hand.
+ */
+export async function countStock(tx: Knex.Transaction, count: StockCount): Promise<{ ok: true; before: number; delta: number } | { ok: false; before: number }> {
+  let held = await repository.lockBalance(tx, count);
+  if (!held && count.counted === 0) return { ok: true, before: 0, delta: 0 };
+  if (!held) {
+    await repository.ensureBalance(tx, count);
+    held = (await repository.lockBalance(tx, count))!;
+  }
+  const delta = count.counted - held.quantity;
+  if (delta > 0 && count.onlyLower) return { ok: false, before: held.quantity };
+  if (delta === 0) return { ok: true, before: held.quantity, delta };
+  if (!(await repository.setBalance(tx, count, count.counted, held.quantity))) throw new Error('A counted balance changed under its lock');
+  await recordChange(tx, count, { delta, cause: count.cause, document: count.document, userId: count.userId });
+  return { ok: true, before: held.quantity, delta };
+}
+
+export interface StockMove extends StockKey {
+  /** Thousandths; positive puts stock on the balance, negative takes it off. */
+  delta: number;
+  articleCode: string;
+  /** The field a refusal of this move is reported on (`items.0.quantity_um3pl`). */
+  field: string;
+}
+
+export interface StockMoveProblem {
+  field: string;
+  message: string;
+}
+
+interface Balance {
+  key: StockKey;
+  articleCode: string;
+  net: number;
+  moves: StockMove[];
+}
+
+function notAvailable(b: Balance, held: { quantity: number; reserved: number } | undefined): string {
+  const quantity = held?.quantity ?? 0;
+  const reserved = held?.reserved ?? 0;
+  const where = `${b.key.stockType} stock of article ${b.articleCode} in warehouse ${b.key.warehouseId}`;
+  return (
+    `Not enough available ${where}: ${toQuantity(quantity)} on hand, ${toQuantity(reserved)} reserved by open sales orders, ` +
+    `${toQuantity(Math.max(quantity - reserved, 0))} available, ${toQuantity(-b.net)} to move.`
+  );
+}
+
+function aboveLimit(b: Balance): string {
+  return `Moving ${toQuantity(b.net)} would take the ${b.key.stockType} stock of article ${b.articleCode} in warehouse ${b.key.warehouseId} above the most a stock balance holds on hand, ${MAX_BALANCE}.`;
+}
+
+/** The moves grouped by balance, each with its net change. */
+function byBalance(moves: readonly StockMove[]): Balance[] {
+  const balances = new Map<string, Balance>();
+  for (const move of moves) {
+    const id = balanceKeyOf(move);
+    const balance = balances.get(id) ?? { key: { clientId: move.clientId, warehouseId: move.warehouseId, articleId: move.articleId, stockType: move.stockType }, articleCode: move.articleCode, net: 0, moves: [] };
+    balance.net += move.delta;
+    balance.moves.push(move);
+    balances.set(id, balance);
+  }
+  return [...balances.values()];
+}
+
+/** Changes one balance by its net; a problem per move it refuses, or none. */
+async function applyNet(tx: Knex.Transaction, b: Balance): Promise<StockMoveProblem[]> {
+  if (b.net < 0 && !(await repository.lowerAvailable(tx, b.key, -b.net))) {
+    const message = notAvailable(b, await repository.lockBalance(tx, b.key));
+    return b.moves.filter((m) => m.delta < 0).map((m) => ({ field: m.field, message }));
+  }
+  if (b.net > 0 && !(await repository.raiseBalance(tx, b.key, b.net, LIMIT))) {
+    return b.moves.filter((m) => m.delta > 0).map((m) => ({ field: m.field, message: aboveLimit(b) }));
+  }
+  if (b.net === 0) {
+    await repository.ensureBalance(tx, b.key);
+    await repository.lockBalance(tx, b.key);
+  }
+  return [];
+}
+
+/**
+ * Applies a document's moves: each balance they touch changes once, by their net, taking stock off
+ * only where that much is available (on hand, not reserved by open sales orders), in lock order.
+ * Answers the problems (every move refused); the caller must then roll back. Otherwise each move
+ * becomes a movement: per balance those that put stock on come first, so no movement shows the
+ * balance below zero on its way to where it ends; and each balance whose quantity changed records
+ * `stock.changed` with its net.
+ */
+export async function moveStock(tx: Knex.Transaction, moves: readonly StockMove[], movement: Omit<MovementRecord, 'delta'>): Promise<StockMoveProblem[]> {
+  const balances = inLockOrder(byBalance(moves), (b) => b.key).map(({ line }) => line);
+  const problems: StockMoveProblem[] = [];
+  for (const balance of balances) problems.push(...(await applyNet(tx, balance)));
+  if (problems.length > 0) return problems;
+  for (const balance of balances) {
+    const after = (await repository.lockBalance(tx, balance.key))!.quantity;
+    let running = after - balance.net;
+    const ordered = [...balance.moves.filter((m) => m.delta > 0), ...balance.moves.filter((m) => m.delta < 0)];
+    for (const move of ordered) {
+      running += move.delta;
+      await insertMovement(tx, balance.key, { ...movement, delta: move.delta }, running);
+    }
+    if (balance.net !== 0) await announceChange(tx, balance.key, { delta: balance.net, cause: movement.cause, document: movement.document });
+  }
+  return [];
+}
