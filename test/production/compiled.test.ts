@@ -144,7 +144,7 @@ describe('Production build without dev dependencies', function () {
     for (const line of output().split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), `a plain-text line: ${line}`).to.not.throw();
   });
 
-  it('When the compiled worker runs, Then it starts and stops cleanly on SIGTERM; then rollback --force undoes the schema', async () => {
+  it('When the compiled worker runs, Then it starts and stops cleanly on SIGTERM; then rollback --force refuses while the demo has a partly shipped order, and undoes a schema without one', async () => {
     const worker = spawn(process.execPath, ['dist/src/worker.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = collect(worker);
     try {
@@ -153,7 +153,17 @@ describe('Production build without dev dependencies', function () {
       worker.kill('SIGTERM');
     }
     expect(await exited(worker)).to.equal(0);
-    expect(node(['dist/bin/tpl.js', 'rollback', '--force'])).to.deep.include({ code: 0, stderr: '' });
+    const refused = node(['dist/bin/tpl.js', 'rollback', '--force']);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.include('012_shipments cannot be rolled back: 1 sales orders are partially_delivered or closed');
+    const fresh = await emptyDatabase();
+    try {
+      expect(node(['dist/bin/tpl.js', 'migrate'], { DATABASE_URL: fresh.url }).code).to.equal(0);
+      expect(node(['dist/bin/tpl.js', 'rollback', '--force'], { DATABASE_URL: fresh.url })).to.deep.include({ code: 0, stderr: '' });
+      expect(await fresh.db.schema.hasTable('articles')).to.equal(false);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
