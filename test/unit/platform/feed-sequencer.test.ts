@@ -1,6 +1,8 @@
 /** The feed sequencer (src/platform/feeds/sequencer.ts): places after commit, in id order, never twice. */
 import { expect } from 'chai';
-import { EVENTS_FEED, hasUnstamped, stampAll, stampFeed } from '../../../src/platform/feeds/sequencer.js';
+import type { Knex } from 'knex';
+import { pino } from 'pino';
+import { EVENTS_FEED, hasUnstamped, stampAll, stampFeed, startFeedStamper } from '../../../src/platform/feeds/sequencer.js';
 import { recordEvent } from '../../../src/platform/outbox.js';
 import { createWorld } from '../../helpers/factories.js';
 import { isolatedHarness, type Isolated } from '../../helpers/harness.js';
@@ -33,5 +35,33 @@ describe('Feed sequencer', () => {
     await Promise.all(Array.from({ length: 4 }, () => stampAll(h.db, EVENTS_FEED)));
     const places = (await h.db('outbox_events').select('feed_seq').orderBy('id')).map((r: { feed_seq: number }) => Number(r.feed_seq));
     expect(places).to.deep.equal(Array.from({ length: places.length }, (_, i) => i + 1));
+  });
+  it('When the stamper is stopped while a stamp is under way, Then stop resolves only once that stamp has finished (before the database may close)', async () => {
+    const world = await createWorld(h.app, h.db);
+    await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: { stop: true } }));
+    let entered!: () => void;
+    const stampStarted = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The database as the stamper sees it: its stamp's transaction waits at the gate.
+    const gated = new Proxy(h.db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown;
+        return async (work: (tx: Knex.Transaction) => Promise<unknown>, config?: Knex.TransactionConfig) => {
+          entered();
+          await gate;
+          return target.transaction(work, config);
+        };
+      },
+    });
+    const stamper = startFeedStamper(gated, pino({ level: 'silent' }), [EVENTS_FEED], 5);
+    await stampStarted;
+    let stopped = false;
+    const stopping = stamper.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopped, 'stop() resolved while the stamp waited').to.equal(false);
+    release();
+    await stopping;
+    expect(await hasUnstamped(h.db, EVENTS_FEED), 'the stamp under way finished before stop() resolved').to.equal(false);
   });
 });
