@@ -10,7 +10,7 @@ import { freshArticle, type Article } from '../fixtures/articles.js';
 import { inboundState, outboundState } from '../fixtures/probes.js';
 import { createOrder } from '../fixtures/purchase-orders.js';
 import { receive } from '../fixtures/receptions.js';
-import { buc, createSalesOrder } from '../fixtures/sales-orders.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
 
 const INVALID = 'The given data was invalid.';
 
@@ -75,7 +75,7 @@ describe('One answer per document request', () => {
 
   it('When a sales order update past new changes its lines and warehouse to bad values, Then one 422 names each', async () => {
     const order = await createSalesOrder(world, [buc(a, 1)]);
-    await agent().post(`/api/sales-orders/${order.id}/status`).send({ status: 'picking' }).expect(200);
+    await moveThrough(world, order.id, ['picking']);
     const res = await agent().put(`/api/sales-orders/${order.id}`).send({ source_warehouse_id: world.warehouses[1], stock_type: 'STOC_DEFECT', items: [buc(a, 2)] }).expect(422);
     expect(res.body.errors).to.deep.equal({
       source_warehouse_id: ['The source_warehouse_id can change only while the order is new; it is picking.'],

@@ -11,6 +11,8 @@ import { createWorld, unique, type World } from '../helpers/factories.js';
 import { withFailingInsert } from '../fixtures/faults.js';
 import { balances, eventsOf as eventsOfClient, ledgerMismatches, movements, returnsState, API_TIME as TIME } from '../fixtures/probes.js';
 import { makeArticle } from '../fixtures/articles.js';
+import { createSalesOrder } from '../fixtures/sales-orders.js';
+import { receiveStock } from '../fixtures/stock.js';
 
 const NOT_CLIENT_PARTNER = 'The partner_id must be a client partner of a client in scope.';
 const NOT_WAREHOUSE = 'The warehouse_id must be a warehouse of the provider.';
@@ -111,14 +113,7 @@ describe('POST /api/returns (without a sales order)', () => {
     it('When a return adds to stock already on hand, in KG with a decimal comma, Then the balance grows by exactly that much', async () => {
       const article = await freshArticle('KG');
       const agent = world.as('operator');
-      const order = await agent
-        .post('/api/purchase-orders')
-        .send({ partner_id: world.partners.supplier, internal_code: unique('PO-'), items: [{ article_id: article.id, um3pl: 'KG', quantity_um3pl: 5 }] })
-        .expect(201);
-      await agent
-        .post('/api/receptions')
-        .send({ purchase_order_id: order.body.data.id, warehouse_id: world.warehouses[1], selected_items: [{ po_item_id: order.body.data.items[0].id, quantity_um3pl: 5 }] })
-        .expect(201);
+      await receiveStock(world, article, 5, world.warehouses[1], 'KG');
       const res = await agent
         .post('/api/returns')
         .send(body([{ article_id: article.id, um3pl: 'KG', quantity_um3pl: '1,125' }, { article_id: article.id, um3pl: 'KG', quantity_um3pl: 0.2 }], { warehouse_id: world.warehouses[1] }))
@@ -265,11 +260,7 @@ describe('POST /api/returns (without a sales order)', () => {
         .post('/api/returns')
         .send({ partner_id: world.partners.otherClientCustomer, warehouse_id: world.warehouses[0], internal_code: code, items: [{ article_id: world.articles.otherClient.id, um3pl: 'BUC', quantity_um3pl: 1 }] })
         .expect(201);
-      await world
-        .as('operator')
-        .post('/api/sales-orders')
-        .send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: code, items: line })
-        .expect(201);
+      await createSalesOrder(world, line, { internal_code: code });
       expect(await h.db('returns').where({ internal_code: code }).pluck('company_id')).to.have.members([world.client.id, world.otherClient.id]);
     });
 
