@@ -142,7 +142,7 @@ export async function eventsFeedScenario(stack: Stack, world: RemoteWorld, repor
   );
   const conflictsAfter = await conflicts(stack.nodeDbs);
   report.figure(
-    'events feed: certification failures and brute-force aborts on the nodes while it ran (all scenarios\' writes, the stamps among them)',
+    'events feed: certification failures and brute-force aborts on the nodes during the scenario (the stamps, and the article id sequence of the creates)',
     conflictsBefore === undefined || conflictsAfter === undefined ? 'not a Galera cluster' : String(conflictsAfter - conflictsBefore),
   );
 }
