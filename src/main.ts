@@ -63,9 +63,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    scheduler.stop();
-    stamper.stop();
+    // The timers stop now; a round or a stamp under way finishes before the database closes.
     backlog.stop();
+    const background = Promise.all([scheduler.stop(), stamper.stop()]);
     const force = setTimeout(() => {
       logger.warn('in-flight requests did not finish in time; exiting');
       process.exit(1);
@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     net.Server.prototype.close.call(server, async () => {
       clearInterval(sweep);
       await stopped;
+      await background;
       await auth.close();
       await Promise.allSettled([db.destroy(), redis?.close()]);
       process.exit(0);

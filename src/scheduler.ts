@@ -14,7 +14,8 @@ export interface ScheduledJob {
 export interface Scheduler {
   /** Runs one round now (the timer runs them every interval). */
   tick(): Promise<void>;
-  stop(): void;
+  /** Stops the timer; resolves once a round under way has finished (before the database closes). */
+  stop(): Promise<void>;
 }
 
 export function startScheduler(db: Knex, logger: Logger, jobs: readonly ScheduledJob[] = [], intervalMs = 60_000): Scheduler {
@@ -36,6 +37,9 @@ export function startScheduler(db: Knex, logger: Logger, jobs: readonly Schedule
   timer.unref();
   return {
     tick,
-    stop: () => clearInterval(timer),
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
   };
 }

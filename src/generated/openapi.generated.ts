@@ -440,8 +440,11 @@ export interface paths {
          *     body, checked and written on its own: a failed item changes nothing and does not stop the
          *     others, and its `errors` are keyed as for a single create (`um3pl`, not `items.3.um3pl`).
          *     The answer lists every item by its `index` with its `status` (`created`, `updated`,
-         *     `unchanged`, `failed`), its `id`, and the counts. The request counts once against the rate
-         *     limit; more than 500 items is a 422 on `items`.
+         *     `unchanged`, `failed`), its `id`, and the counts. Whether an item creates or updates is
+         *     decided as it is written: a code another request creates meanwhile makes it an update. The
+         *     request is one transaction: any answer other than 200 (a 503 when the database is
+         *     unavailable) means nothing of it was written, and it can be sent again as it is. The request
+         *     counts once against the rate limit; more than 500 items is a 422 on `items`.
          */
         post: operations["bulkUpsertArticles"];
         delete?: never;
@@ -853,8 +856,10 @@ export interface paths {
          *     `sales_order.created` event), each on its own: a failed item changes nothing and does not
          *     stop the others, and its `errors` are keyed as for a single create (`items.0.quantity_um3pl`
          *     within the order). The answer lists every item by its `index` with its `status` (`created`
-         *     or `failed`), the new order's `id`, and the counts. The request counts once against the rate
-         *     limit; more than 100 orders is a 422 on `items`.
+         *     or `failed`), the new order's `id`, and the counts. The request is one transaction: any
+         *     answer other than 200 (a 503 when the database is unavailable) means nothing of it was
+         *     written, and it can be sent again as it is. The request counts once against the rate limit;
+         *     more than 100 orders is a 422 on `items`.
          */
         post: operations["bulkCreateSalesOrders"];
         delete?: never;

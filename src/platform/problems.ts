@@ -11,7 +11,7 @@ export class Problems {
   /** A copy to add to (a transaction's attempt starts from the problems found before it, never from an earlier attempt's). */
   copy(): Problems {
     const copy = new Problems();
-    copy.absorb(new InputError(this.errors));
+    for (const [field, messages] of Object.entries(this.errors)) for (const message of messages) copy.add(field, message);
     return copy;
   }
 

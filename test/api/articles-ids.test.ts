@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { isolatedHarness, type Isolated } from '../helpers/harness.js';
+import { countEvents } from '../fixtures/probes.js';
 
 const MAX = 2147483647;
 
@@ -58,7 +59,7 @@ describe('POST /api/articles with and without an id', () => {
   it('When a chosen id is taken, Then it answers the same 422 on id whichever company holds it, and records nothing', async () => {
     const own = (await create(acme).expect(201)).body.data.id as number;
     const theirs = (await create(globex).expect(201)).body.data.id as number;
-    const events = async () => Number((await h.db('outbox_events').count({ n: '*' }).first())!.n);
+    const events = () => countEvents(h.db);
     const eventsBefore = await events();
     const answers = [];
     for (const id of [own, theirs]) answers.push((await create(acme, { id }).expect(422)).body);

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
+import { countEvents } from '../fixtures/probes.js';
 
 describe('POST /api/articles (bad input)', () => {
   let h: Harness;
@@ -21,7 +22,7 @@ describe('POST /api/articles (bad input)', () => {
     patterns: Record<string, RegExp> = {},
     headers: Record<string, string> = {},
   ): Promise<void> {
-    const [articlesBefore, eventsBefore] = await Promise.all([count('articles'), count('outbox_events')]);
+    const [articlesBefore, eventsBefore] = await Promise.all([count('articles'), countEvents(h.db, { companyId: world.client.id })]);
     const req = world.as('operator').post('/api/articles');
     for (const [name, value] of Object.entries(headers)) req.set(name, value);
     const res = await req.send(body as object).expect(422);
@@ -34,7 +35,7 @@ describe('POST /api/articles (bad input)', () => {
     }
     expect(rest).to.deep.equal(errors);
     expect(await count('articles')).to.equal(articlesBefore);
-    expect(await count('outbox_events')).to.equal(eventsBefore);
+    expect(await countEvents(h.db, { companyId: world.client.id })).to.equal(eventsBefore);
   }
 
   async function count(table: string): Promise<number> {

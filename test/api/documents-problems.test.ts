@@ -9,7 +9,8 @@ import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
 import { inboundState, outboundState } from '../fixtures/probes.js';
 import { createOrder } from '../fixtures/purchase-orders.js';
-import { buc, createSalesOrder } from '../fixtures/sales-orders.js';
+import { receive } from '../fixtures/receptions.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
 
 const INVALID = 'The given data was invalid.';
 
@@ -74,7 +75,7 @@ describe('One answer per document request', () => {
 
   it('When a sales order update past new changes its lines and warehouse to bad values, Then one 422 names each', async () => {
     const order = await createSalesOrder(world, [buc(a, 1)]);
-    await agent().post(`/api/sales-orders/${order.id}/status`).send({ status: 'picking' }).expect(200);
+    await moveThrough(world, order.id, ['picking']);
     const res = await agent().put(`/api/sales-orders/${order.id}`).send({ source_warehouse_id: world.warehouses[1], stock_type: 'STOC_DEFECT', items: [buc(a, 2)] }).expect(422);
     expect(res.body.errors).to.deep.equal({
       source_warehouse_id: ['The source_warehouse_id can change only while the order is new; it is picking.'],
@@ -109,6 +110,34 @@ describe('One answer per document request', () => {
       'selected_items.1.po_item_id': [`Line ${other.items[0]!.id} is not a line of purchase order ${order.id}.`],
       internal_code: ['The internal_code has already been taken for this client.'],
     });
+  });
+
+  it("When a reception update takes another reception's code, names a line of another reception and raises a line past its order, Then one 422 names all three and nothing moves", async () => {
+    const order = await createOrder(agent(), world.partners.supplier, [buc(a, 4), buc(a, 4)]);
+    const taken = unique('REC-');
+    const other = await receive(agent(), order.id, world.warehouses[0]!, [[order.items[0]!.id, 1]], { internal_code: taken });
+    const reception = await receive(agent(), order.id, world.warehouses[0]!, [[order.items[0]!.id, 2], [order.items[1]!.id, 2]]);
+    const before = await inboundState(h.db, world.client.id);
+    const res = await agent()
+      .put(`/api/receptions/${reception.id}`)
+      .send({
+        internal_code: taken,
+        items: [
+          { id: reception.items[0]!.id, quantity_um3pl: 4 },
+          { id: other.items[0]!.id, quantity_um3pl: 1 },
+          { id: reception.items[1]!.id, quantity_um3pl: 3 },
+        ],
+      })
+      .expect(422);
+    expect(res.body).to.deep.equal({
+      message: INVALID,
+      errors: {
+        internal_code: ['The internal_code has already been taken for this client.'],
+        'items.1.id': [`Line ${other.items[0]!.id} is not a line of reception ${reception.id}.`],
+        'items.0.quantity_um3pl': ['Correcting this line to 4 would receive more than its purchase-order line ordered.'],
+      },
+    });
+    expect(await inboundState(h.db, world.client.id)).to.deep.equal(before);
   });
 
   it('When a single top-level field is wrong, Then the message is that problem itself', async () => {

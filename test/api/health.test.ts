@@ -258,7 +258,7 @@ describe('GET /api/health heartbeats', () => {
     const started = Date.now();
     const scheduler = startScheduler(fresh.db, silent, [], 3_600_000);
     await scheduler.tick();
-    scheduler.stop();
+    await scheduler.stop();
     const ended = Date.now();
     const res = await api(h.app).get('/api/health').expect(200);
     expect(res.body.heartbeats.no_records).to.equal(false);

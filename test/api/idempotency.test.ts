@@ -4,8 +4,9 @@ import type { Response } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type Actor, type World } from '../helpers/factories.js';
 import { nowDb } from '../../src/kernel/time.js';
-import { engineOf } from '../../src/platform/db/database.js';
 import { pruneIdempotencyKeys, requestHash } from '../../src/platform/idempotency/idempotency.js';
+import { withInsertTrigger } from '../fixtures/faults.js';
+import { countEvents, eventsOf } from '../fixtures/probes.js';
 
 const INVALID = 'The given data was invalid.';
 const MISMATCH = { message: INVALID, errors: { 'Idempotency-Key': ['This Idempotency-Key was already used with a different request.'] } };
@@ -60,13 +61,13 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       expect(replayed(first)).to.equal(undefined);
       expect(first.body.data).to.include({ article_code: body.article_code, description: body.description, um3pl: 'BUC', client_3pl_id: world.client.id });
       const articles = await count('articles', { company_id: world.client.id });
-      const events = await count('outbox_events', { company_id: world.client.id });
+      const events = await countEvents(h.db, { companyId: world.client.id });
 
       const again = await post(key, body).expect(201);
       expect(replayed(again)).to.equal('true');
       expect(again.body).to.deep.equal(first.body);
       expect(await count('articles', { company_id: world.client.id })).to.equal(articles);
-      expect(await count('outbox_events', { company_id: world.client.id })).to.equal(events);
+      expect(await countEvents(h.db, { companyId: world.client.id })).to.equal(events);
       expect(await count('articles', { article_code: body.article_code })).to.equal(1);
       const rows = await keyRows(key);
       expect(rows).to.have.length(1);
@@ -135,24 +136,13 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       const body = newBody();
       // The takeover, as another request whose own claim found this one abandoned would write it,
       // lands while this request's work runs: here, on the insert of its article.
-      const trigger = `idem_takeover_${Date.now()}`;
       const takeover = `UPDATE idempotency_keys SET created_at = '2001-01-01 00:00:00.000000' WHERE idempotency_key = '${key}'`;
-      await h.db.raw(
-        engineOf(h.db) === 'mysql'
-          ? `CREATE TRIGGER ${trigger} AFTER INSERT ON articles FOR EACH ROW ${takeover}`
-          : `CREATE TRIGGER ${trigger} AFTER INSERT ON articles BEGIN ${takeover}; END`,
-      );
-      const events = await count('outbox_events', { company_id: world.client.id });
-      let res: Response;
-      try {
-        res = await post(key, body).expect(409);
-      } finally {
-        await h.db.raw(`DROP TRIGGER ${trigger}`);
-      }
+      const events = await countEvents(h.db, { companyId: world.client.id });
+      const res = await withInsertTrigger(h.db, { table: 'articles', timing: 'AFTER', action: takeover }, () => post(key, body).expect(409));
       expect(res.body).to.have.all.keys('message');
       expect(res.body.message).to.match(/took it over while this one was processed; this one changed nothing/);
       expect(await count('articles', { article_code: body.article_code })).to.equal(0);
-      expect(await count('outbox_events', { company_id: world.client.id })).to.equal(events);
+      expect(await countEvents(h.db, { companyId: world.client.id })).to.equal(events);
       // The takeover rolled back with the work: the claim was still this request's, and it gave it back.
       expect(await keyRows(key)).to.have.length(0);
       const retry = await post(key, body).expect(201);
@@ -269,8 +259,8 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       for (const r of results.filter((x) => x.status === 201)) expect(r.body).to.deep.equal(originals[0]!.body);
       for (const r of results.filter((x) => x.status === 409)) expect(r.body).to.have.all.keys('message');
       expect(await count('articles', { article_code: body.article_code })).to.equal(1);
-      const events = await h.db('outbox_events').where({ company_id: world.client.id, type: 'article.created' }).select('data');
-      expect(events.filter((e) => JSON.parse(e.data).article_code === body.article_code)).to.have.length(1);
+      const events = await eventsOf(h.db, world.client.id, 'article.created');
+      expect(events.filter((e) => e.article_code === body.article_code)).to.have.length(1);
       expect(await keyRows(key)).to.have.length(1).and.nested.property('[0].state', 'completed');
     });
   });

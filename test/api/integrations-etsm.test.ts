@@ -1,11 +1,12 @@
 /** The reception integration: /api/integrations/etsm/* with the shared ETSM_TOKEN. */
 import { expect } from 'chai';
-import { insertReturningId } from '../../src/platform/db/database.js';
-import { nowDb } from '../../src/kernel/time.js';
+import { setModules } from '../../db/seeds/builders.js';
 import { api } from '../helpers/api.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { buildApp, ETSM_TEST_TOKEN, harness, MDM_TEST_TOKEN, testConfig, type Harness } from '../helpers/harness.js';
 import { makeArticle } from '../fixtures/articles.js';
+import { balance, eventsOf, movements } from '../fixtures/probes.js';
+import { createOrder } from '../fixtures/purchase-orders.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 const NOT_CONFIGURED = { message: 'The etsm integration is not configured.' };
@@ -80,12 +81,8 @@ describe('POST /api/integrations/etsm/receptions', () => {
   /** A fresh article and a purchase order of `ordered` of it, made through REST. */
   async function freshOrder(ordered = 10): Promise<{ articleId: number; code: string; orderId: number; itemId: number }> {
     const { id: articleId, code } = await makeArticle(world, world.client.id, { prefix: 'ETSM-' });
-    const order = await world
-      .as('operator')
-      .post('/api/purchase-orders')
-      .send({ partner_id: world.partners.supplier, internal_code: unique('PO-'), items: [{ article_id: articleId, um3pl: 'BUC', quantity_um3pl: ordered }] })
-      .expect(201);
-    return { articleId, code, orderId: order.body.data.id, itemId: order.body.data.items[0].id };
+    const order = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: articleId, um3pl: 'BUC', quantity_um3pl: ordered }]);
+    return { articleId, code, orderId: order.id, itemId: order.items[0]!.id };
   }
 
   const body = (orderId: number, itemId: number, quantity: number | string, extra: object = {}) => ({
@@ -96,10 +93,8 @@ describe('POST /api/integrations/etsm/receptions', () => {
   });
 
   const receptionsOf = (orderId: number) => h.db('receptions').where('purchase_order_id', orderId).select('id');
-  const balanceOf = async (articleId: number): Promise<number> =>
-    Number((await h.db('stock_balances').where({ article_id: articleId, warehouse_id: world.warehouses[1], stock_type: 'STOC_OK' }).first())?.quantity ?? 0);
-  const eventsAbout = async (type: string, match: (data: Record<string, unknown>) => boolean) =>
-    (await h.db('outbox_events').where({ company_id: world.client.id, type }).select('data')).map((e) => JSON.parse(e.data)).filter(match);
+  const balanceOf = (articleId: number): Promise<number> => balance(h.db, { clientId: world.client.id, warehouseId: world.warehouses[1]!, articleId });
+  const eventsAbout = async (type: string, match: (data: Record<string, unknown>) => boolean) => (await eventsOf(h.db, world.client.id, type)).filter(match);
 
   it('When a reception is sent with the client as X-Company-Id, Then it is stored like POST /api/receptions, stock rises and events are recorded', async () => {
     const { articleId, code, orderId, itemId } = await freshOrder();
@@ -109,9 +104,10 @@ describe('POST /api/integrations/etsm/receptions', () => {
     expect(res.body.data.items[0]).to.deep.include({ po_item_id: itemId, article_id: articleId, article_code: code, um3pl: 'BUC', quantity_um3pl: 2 });
 
     expect(await balanceOf(articleId)).to.equal(2000);
-    const movements = await h.db('stock_movements').where('article_id', articleId).select('delta', 'cause', 'document_kind', 'document_id', 'user_id');
-    expect(movements).to.have.length(1);
-    expect({ ...movements[0], delta: Number(movements[0].delta), document_id: Number(movements[0].document_id) }).to.deep.equal({
+    const moved = await movements(h.db, { article_id: articleId });
+    expect(moved).to.have.length(1);
+    const { delta, cause, document_kind, document_id, user_id } = moved[0]!;
+    expect({ delta, cause, document_kind, document_id, user_id }).to.deep.equal({
       delta: 2000,
       cause: 'reception',
       document_kind: 'reception',
@@ -193,18 +189,11 @@ describe('POST /api/integrations/etsm/receptions', () => {
   });
 
   it('When the inbound module is off for the client, Then it answers 403 and receives nothing', async () => {
-    const off = await createWorld(h.app, h.db, { modulesOff: ['inbound'] });
-    // The order cannot be made through REST with the module off: it is written directly.
-    const now = nowDb();
-    const orderId = await insertReturningId(h.db, 'purchase_orders', {
-      company_id: off.client.id,
-      partner_id: off.partners.supplier,
-      internal_code: unique('PO-'),
-      status: 'open',
-      created_at: now,
-      updated_at: now,
-    });
-    const itemId = await insertReturningId(h.db, 'purchase_order_items', { purchase_order_id: orderId, article_id: off.articles.client.id, um3pl: 'BUC', quantity: 5000, received_quantity: 0 });
+    const off = await createWorld(h.app, h.db);
+    // The order is made through REST while the module is on; then the operator switches it off.
+    const order = await createOrder(off.as('operator'), off.partners.supplier, [{ article_id: off.articles.client.id, um3pl: 'BUC', quantity_um3pl: 5 }]);
+    const [orderId, itemId] = [order.id, order.items[0]!.id];
+    await setModules(h.db, off.client.id, ['inbound']);
     await etsm(off.client.id)
       .post(RECEPTIONS)
       .send({ purchase_order_id: orderId, warehouse_id: off.warehouses[0], selected_items: [{ po_item_id: itemId, quantity_um3pl: 1 }] })

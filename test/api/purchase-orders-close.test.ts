@@ -12,7 +12,7 @@ import { freshArticle, type Article } from '../fixtures/articles.js';
 import { eventsOf, inboundState } from '../fixtures/probes.js';
 import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
 import { receive } from '../fixtures/receptions.js';
-import { buc } from '../fixtures/sales-orders.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
 import { levels } from '../fixtures/stock.js';
 
 describe('PUT /api/purchase-orders/{id} with status closed', () => {
@@ -101,8 +101,8 @@ describe('PUT /api/purchase-orders/{id} with status closed', () => {
     await receive(world.as('operator'), order.id, world.warehouses[0]!, [[order.items[0]!.id, 1]]);
     await world.as('operator').put(`/api/articles/${b.id}`).send({ um3pl: 'KG' }).expect(422);
     await close(order.id).expect(200);
-    const so = await world.as('operator').post('/api/sales-orders').send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: `SO-${b.code}`, items: [buc(b, 1)] }).expect(201);
-    for (const status of ['picking', 'picked', 'delivered']) await world.as('operator').post(`/api/sales-orders/${so.body.data.id}/status`).send({ status }).expect(200);
+    const so = await createSalesOrder(world, [buc(b, 1)], { internal_code: `SO-${b.code}` });
+    await moveThrough(world, so.id, ['picking', 'picked', 'delivered']);
     expect(await levels(world, b.id)).to.deep.equal({ quantity: 0, reserved: 0, available: 0, backordered: 0 });
     await world.as('operator').put(`/api/articles/${b.id}`).send({ um3pl: 'KG' }).expect(200);
   });

@@ -119,6 +119,18 @@ describe('Rate limit of data routes (x-rate-limit data)', () => {
     expect(limitHeaders(mdm, 5), 'the other integration').to.equal(4);
   });
 
+  it('When bulks of 20 articles and of 3 sales orders are sent, Then each counts as one request against the data limit', async () => {
+    const world = await createWorld(h.app, h.db);
+    const items = Array.from({ length: 20 }, (_, i) => ({ article_code: `RL-BULK-${i}-${randomBytes(3).toString('hex')}`, description: 'Counted once', um3pl: 'BUC' }));
+    const articles = await world.as('operator').post('/api/articles/bulk').send({ items }).expect(200);
+    expect(articles.body.meta.created).to.equal(20);
+    expect(limitHeaders(articles, 5)).to.equal(4);
+    const order = (i: number) => ({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: `RL-SO-${i}-${randomBytes(3).toString('hex')}`, items: [{ article_id: articles.body.data[i].id, um3pl: 'BUC', quantity_um3pl: 1 }] });
+    const orders = await world.as('operator').post('/api/sales-orders/bulk').send({ items: [order(0), order(1), order(2)] }).expect(200);
+    expect(orders.body.meta.created).to.equal(3);
+    expect(limitHeaders(orders, 5)).to.equal(3);
+  });
+
   it('When a data request is refused with 401, Then it carries the RateLimit headers too', async () => {
     const res = await api(h.app, { token: 'not-a-real-token' }).get('/api/companies').expect(401);
     expect(limitHeaders(res, 5)).to.equal(4);

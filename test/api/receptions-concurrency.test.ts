@@ -5,10 +5,12 @@
  */
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { engineOf } from '../../src/platform/db/database.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createWorld, unique, type World } from '../helpers/factories.js';
+import { createWorld, type World } from '../helpers/factories.js';
 import { makeArticle } from '../fixtures/articles.js';
+import { withInsertTrigger } from '../fixtures/faults.js';
+import { balance, eventsOf, movements } from '../fixtures/probes.js';
+import { createOrder } from '../fixtures/purchase-orders.js';
 
 const FIELD = 'selected_items.0.quantity_um3pl';
 
@@ -26,12 +28,8 @@ describe('Concurrent receptions (POST /api/receptions)', () => {
 
   async function orderOf(ordered: number): Promise<{ articleId: number; orderId: number; itemId: number }> {
     const articleId = await freshArticle();
-    const order = await world
-      .as('operator')
-      .post('/api/purchase-orders')
-      .send({ partner_id: world.partners.supplier, internal_code: unique('PO-'), items: [{ article_id: articleId, um3pl: 'BUC', quantity_um3pl: ordered }] })
-      .expect(201);
-    return { articleId, orderId: order.body.data.id, itemId: order.body.data.items[0].id };
+    const order = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: articleId, um3pl: 'BUC', quantity_um3pl: ordered }]);
+    return { articleId, orderId: order.id, itemId: order.items[0]!.id };
   }
 
   const receive = (orderId: number, itemId: number, quantity: number) =>
@@ -42,16 +40,14 @@ describe('Concurrent receptions (POST /api/receptions)', () => {
 
   async function state(articleId: number, orderId: number, itemId: number) {
     const item = await h.db('purchase_order_items').where('id', itemId).first();
-    const balance = await h.db('stock_balances').where({ article_id: articleId, warehouse_id: world.warehouses[0], stock_type: 'STOC_OK' }).first();
-    const movements = await h.db('stock_movements').where({ article_id: articleId }).select('delta', 'document_id');
     const receptions = await h.db('receptions').where('purchase_order_id', orderId).select('id');
-    const events = await h.db('outbox_events').where({ company_id: world.client.id, type: 'reception.created' }).select('data');
+    const events = await eventsOf(h.db, world.client.id, 'reception.created');
     return {
       received: Number(item.received_quantity),
-      stock: balance === undefined ? 0 : Number(balance.quantity),
-      movements: movements.map((m) => ({ delta: Number(m.delta), documentId: Number(m.document_id) })),
+      stock: await balance(h.db, { clientId: world.client.id, warehouseId: world.warehouses[0]!, articleId }),
+      movements: (await movements(h.db, { article_id: articleId })).map((m) => ({ delta: m.delta, documentId: m.document_id })),
       receptionIds: receptions.map((r) => Number(r.id)).sort((a, b) => a - b),
-      receptionEvents: events.filter((e) => JSON.parse(e.data).purchase_order_id === orderId).length,
+      receptionEvents: events.filter((e) => e.purchase_order_id === orderId).length,
     };
   }
 
@@ -114,26 +110,18 @@ describe('Concurrent receptions (POST /api/receptions)', () => {
 
   it('When two receptions of different lines of one order race, Then both are stored and each line and stock rise by its own quantity', async () => {
     const [firstArticle, secondArticle] = [await freshArticle(), await freshArticle()];
-    const order = await world
-      .as('operator')
-      .post('/api/purchase-orders')
-      .send({
-        partner_id: world.partners.supplier,
-        internal_code: unique('PO-'),
-        items: [
-          { article_id: firstArticle, um3pl: 'BUC', quantity_um3pl: 5 },
-          { article_id: secondArticle, um3pl: 'BUC', quantity_um3pl: 7 },
-        ],
-      })
-      .expect(201);
-    const [a, b] = order.body.data.items as Array<{ id: number }>;
-    const results = await Promise.all([receive(order.body.data.id, a!.id, 5), receive(order.body.data.id, b!.id, 7)]);
+    const order = await createOrder(world.as('operator'), world.partners.supplier, [
+      { article_id: firstArticle, um3pl: 'BUC', quantity_um3pl: 5 },
+      { article_id: secondArticle, um3pl: 'BUC', quantity_um3pl: 7 },
+    ]);
+    const [a, b] = order.items;
+    const results = await Promise.all([receive(order.id, a!.id, 5), receive(order.id, b!.id, 7)]);
     expect(results.map((r) => r.status), describeAll(results)).to.deep.equal([201, 201]);
-    const after = await world.as('viewer').get(`/api/purchase-orders/${order.body.data.id}`).expect(200);
+    const after = await world.as('viewer').get(`/api/purchase-orders/${order.id}`).expect(200);
     expect(after.body.data.items.map((i: { received_quantity_um3pl: number }) => i.received_quantity_um3pl)).to.deep.equal([5, 7]);
     expect(after.body.data.status).to.equal('received');
-    expect((await state(firstArticle, order.body.data.id, a!.id)).stock).to.equal(5000);
-    expect((await state(secondArticle, order.body.data.id, b!.id)).stock).to.equal(7000);
+    expect((await state(firstArticle, order.id, a!.id)).stock).to.equal(5000);
+    expect((await state(secondArticle, order.id, b!.id)).stock).to.equal(7000);
   });
 
   it('When the line fills up between the check and the transaction, Then the conditional update refuses it (422) and nothing of it remains', async () => {
@@ -143,17 +131,7 @@ describe('Concurrent receptions (POST /api/receptions)', () => {
     await receive(orderId, itemId, 4).expect(201);
     const before = await state(articleId, orderId, itemId);
     const fill = 'UPDATE purchase_order_items SET received_quantity = quantity WHERE purchase_order_id = NEW.purchase_order_id';
-    await h.db.raw(
-      engineOf(h.db) === 'mysql'
-        ? `CREATE TRIGGER race_receptions AFTER INSERT ON receptions FOR EACH ROW ${fill}`
-        : `CREATE TRIGGER race_receptions AFTER INSERT ON receptions BEGIN ${fill}; END`,
-    );
-    let res: Response;
-    try {
-      res = await receive(orderId, itemId, 6).expect(422);
-    } finally {
-      await h.db.raw('DROP TRIGGER IF EXISTS race_receptions');
-    }
+    const res = await withInsertTrigger(h.db, { table: 'receptions', timing: 'AFTER', action: fill }, () => receive(orderId, itemId, 6).expect(422));
     expect(res.body.errors).to.deep.equal({ [FIELD]: ['Receiving 6 would exceed what remains on this line.'] });
     expect(await state(articleId, orderId, itemId)).to.deep.equal(before);
     expect(before).to.include({ received: 4000, stock: 4000 });

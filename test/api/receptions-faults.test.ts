@@ -7,27 +7,16 @@
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { engineOf } from '../../src/platform/db/database.js';
 import { unchecked } from '../helpers/api.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
-import { ledgerMismatches } from '../fixtures/probes.js';
+import { withFailingInsert } from '../fixtures/faults.js';
+import { balances, countEvents, ledgerMismatches, movements } from '../fixtures/probes.js';
 import { orderOfTen } from '../fixtures/purchase-orders.js';
 
 const SERVER_ERROR = { message: 'Server Error.' };
 
-async function withFailingEvent<T>(db: Knex, eventType: string, work: () => Promise<T>): Promise<T> {
-  const sql =
-    engineOf(db) === 'mysql'
-      ? `CREATE TRIGGER fail_reception_event BEFORE INSERT ON outbox_events FOR EACH ROW BEGIN IF NEW.type = '${eventType}' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure'; END IF; END`
-      : `CREATE TRIGGER fail_reception_event BEFORE INSERT ON outbox_events WHEN NEW.type = '${eventType}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`;
-  await db.raw(sql);
-  try {
-    return await work();
-  } finally {
-    await db.raw('DROP TRIGGER IF EXISTS fail_reception_event');
-  }
-}
+const withFailingEvent = <T>(db: Knex, eventType: string, work: () => Promise<T>): Promise<T> => withFailingInsert(db, 'outbox_events', `NEW.type = '${eventType}'`, work);
 
 describe('A failure before commit in a reception (injected in the outbox)', () => {
   let h: Harness;
@@ -38,29 +27,24 @@ describe('A failure before commit in a reception (injected in the outbox)', () =
     world = await createWorld(h.app, h.db);
   });
 
-  afterEach(async () => {
-    await h.db.raw('DROP TRIGGER IF EXISTS fail_reception_event');
-  });
-
   const freshOrder = () => orderOfTen(world, 'FAULT-');
 
   /** Everything a reception or its correction may touch, for one article and order. */
   async function snapshot(articleId: number, orderId: number) {
-    const count = async (table: string, where: Record<string, unknown>) => Number((await h.db(table).where(where).count({ n: '*' }).first())!.n);
     const order = await h.db('purchase_orders').where('id', orderId).first();
     const items = await h.db('purchase_order_items').where('purchase_order_id', orderId).select('id', 'received_quantity');
-    const balances = await h.db('stock_balances').where('article_id', articleId).select('id', 'quantity', 'updated_at');
+    const stored = await balances(h.db, { article_id: articleId });
     const receptions = await h.db('receptions').where('purchase_order_id', orderId).orderBy('id').select('id', 'notes', 'updated_at');
     const lines = await h.db('reception_items').whereIn('reception_id', receptions.map((r) => r.id)).orderBy('id').select('id', 'quantity');
     return {
       status: order.status,
       orderUpdatedAt: String(order.updated_at),
       received: items.map((i) => Number(i.received_quantity)),
-      balances: balances.map((b) => ({ id: b.id, quantity: Number(b.quantity), updated_at: String(b.updated_at) })),
-      movements: await count('stock_movements', { article_id: articleId }),
+      balances: stored.map((b) => ({ id: b.id, quantity: b.quantity, updated_at: b.updated_at })),
+      movements: (await movements(h.db, { article_id: articleId })).length,
       receptions: receptions.map((r) => ({ ...r, updated_at: String(r.updated_at) })),
       lines: lines.map((l) => Number(l.quantity)),
-      events: await count('outbox_events', { company_id: world.client.id }),
+      events: await countEvents(h.db, { companyId: world.client.id }),
     };
   }
 
@@ -149,9 +133,9 @@ describe('A failure before commit in a reception (injected in the outbox)', () =
       const after = await snapshot(articleId, orderId);
       expect(after).to.deep.include({ received: [to * 1000], lines: [to * 1000], movements: 2 });
       expect(after.balances.map((b) => b.quantity)).to.deep.equal([to * 1000]);
-      const movement = await h.db('stock_movements').where('article_id', articleId).orderBy('id', 'desc').first();
+      const movement = (await movements(h.db, { article_id: articleId })).at(-1)!;
       expect(movement).to.include({ cause: 'reception_correction', document_kind: 'reception' });
-      expect(Number(movement.delta)).to.equal((to - from) * 1000);
+      expect(movement.delta).to.equal((to - from) * 1000);
     });
   }
 });

@@ -6,11 +6,14 @@
  * for the whole delivered quantity exactly one is stored, and stock rises once.
  */
 import { expect } from 'chai';
-import type { Knex } from 'knex';
 import type { Response } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createWorld, unique, type World } from '../helpers/factories.js';
+import { createWorld, type World } from '../helpers/factories.js';
 import { makeArticle } from '../fixtures/articles.js';
+import { balance, movements, returnsState } from '../fixtures/probes.js';
+import { createOrderOf } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
+import { createSalesOrderOf, moveThrough } from '../fixtures/sales-orders.js';
 
 const SAME_CLIENT = 'The sales_order_id must be a delivered sales order of the same client.';
 const tooMuch = (left: number, delivered: number) => `At most ${left} of this article can still be returned (${delivered} delivered).`;
@@ -35,22 +38,12 @@ describe('POST /api/returns against a sales order', () => {
    * received for it first, moved through `path` (e.g. picking, picked, delivered).
    */
   async function order(lines: Array<[number, string, number]>, path: string[], w: World = world, clientId = w.client.id): Promise<number> {
-    const agent = w.as('providerAdmin', clientId);
-    const own = clientId === w.client.id;
-    const po = await agent
-      .post('/api/purchase-orders')
-      .send({ partner_id: own ? w.partners.supplier : w.partners.otherClientSupplier, internal_code: unique('PO-'), items: lines.map(([article_id, um3pl, quantity_um3pl]) => ({ article_id, um3pl, quantity_um3pl })) })
-      .expect(201);
-    await agent
-      .post('/api/receptions')
-      .send({ purchase_order_id: po.body.data.id, warehouse_id: w.warehouses[0], selected_items: po.body.data.items.map((i: { id: number; quantity_um3pl: number }) => ({ po_item_id: i.id, quantity_um3pl: i.quantity_um3pl })) })
-      .expect(201);
-    const so = await agent
-      .post('/api/sales-orders')
-      .send({ partner_id: own ? w.partners.client : w.partners.otherClientCustomer, source_warehouse_id: w.warehouses[0], internal_code: unique('SO-'), items: lines.map(([article_id, um3pl, quantity_um3pl]) => ({ article_id, um3pl, quantity_um3pl })) })
-      .expect(201);
-    for (const status of path) await agent.post(`/api/sales-orders/${so.body.data.id}/status`).send({ status }).expect(200);
-    return so.body.data.id;
+    const items = lines.map(([article_id, um3pl, quantity_um3pl]) => ({ article_id, um3pl, quantity_um3pl }));
+    const po = await createOrderOf(w, clientId, items);
+    await receive(w.as('providerAdmin', clientId), po.id, w.warehouses[0]!, po.items.map((i) => [i.id, i.quantity_um3pl]));
+    const so = await createSalesOrderOf(w, clientId, items);
+    await moveThrough(w, so.id, path, 'providerAdmin', clientId);
+    return so.id;
   }
   const DELIVER = ['picking', 'picked', 'delivered'];
 
@@ -58,17 +51,7 @@ describe('POST /api/returns against a sales order', () => {
     world.as('operator').post('/api/returns').send({ partner_id: world.partners.client, warehouse_id: world.warehouses[0], sales_order_id: orderId, items, ...extra });
 
   /** Everything a return may write for one client. */
-  async function clientState(clientId = world.client.id) {
-    const count = async (query: Knex.QueryBuilder) => Number((await query.count({ n: '*' }).first())!.n);
-    const balances = await h.db('stock_balances').where('company_id', clientId).orderBy('id').select('id', 'quantity', 'reserved', 'updated_at');
-    return {
-      returns: await count(h.db('returns').where('company_id', clientId)),
-      lines: await count(h.db('return_items as i').join('returns as r', 'r.id', 'i.return_id').where('r.company_id', clientId)),
-      movements: await count(h.db('stock_movements').where('company_id', clientId)),
-      events: await count(h.db('outbox_events').where('company_id', clientId)),
-      balances: balances.map((b) => `${b.id}=${Number(b.quantity)}/${Number(b.reserved)}@${String(b.updated_at)}`),
-    };
-  }
+  const clientState = (clientId = world.client.id) => returnsState(h.db, clientId);
 
   /** Expects a 422 with exactly `errors` and that nothing of the client changed. */
   async function expectRefused(send: () => PromiseLike<Response>, errors: Record<string, string[]>): Promise<void> {
@@ -79,10 +62,7 @@ describe('POST /api/returns against a sales order', () => {
     expect(await clientState()).to.deep.equal(before);
   }
 
-  const onHand = async (articleId: number, stockType = 'STOC_OK'): Promise<number> => {
-    const row = await h.db('stock_balances').where({ article_id: articleId, warehouse_id: world.warehouses[0], stock_type: stockType }).first();
-    return row ? Number(row.quantity) : 0;
-  };
+  const onHand = (articleId: number, stockType = 'STOC_OK'): Promise<number> => balance(h.db, { clientId: world.client.id, warehouseId: world.warehouses[0]!, articleId }, stockType);
 
   describe('what may come back', () => {
     it('When two returns take back part of a delivered order, Then a third over the remainder is refused and one of exactly the remainder is accepted', async () => {
@@ -99,15 +79,15 @@ describe('POST /api/returns against a sales order', () => {
       await expectRefused(() => returnAgainst(orderId, [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 1 }]), { 'items.0.quantity_um3pl': [tooMuch(0, 6)] });
 
       expect([await onHand(article.id), await onHand(article.id, 'STOC_DEFECT')]).to.deep.equal([4000, 2000]);
-      const movements = await h.db('stock_movements').where({ article_id: article.id }).orderBy('id');
-      expect(movements.map((m) => [m.cause, m.document_kind, Number(m.delta)])).to.deep.equal([
+      const moved = await movements(h.db, { article_id: article.id });
+      expect(moved.map((m) => [m.cause, m.document_kind, m.delta])).to.deep.equal([
         ['reception', 'reception', 6000],
         ['delivery', 'sales_order', -6000],
         ['return', 'return', 2000],
         ['return', 'return', 1000],
         ['return', 'return', 3000],
       ]);
-      expect(Number(movements[4].document_id)).to.equal(last.body.data.id);
+      expect(moved[4]!.document_id).to.equal(last.body.data.id);
       expect(await h.db('returns').where('sales_order_id', orderId).pluck('id')).to.have.length(3);
     });
 
@@ -210,8 +190,8 @@ describe('POST /api/returns against a sales order', () => {
 
         expect(await onHand(article.id)).to.equal(4000);
         expect(await h.db('returns').where('sales_order_id', orderId).pluck('id')).to.deep.equal([won.body.data.id]);
-        const movements = await h.db('stock_movements').where({ article_id: article.id, cause: 'return' });
-        expect(movements.map((m) => [Number(m.delta), Number(m.document_id)])).to.deep.equal([[4000, won.body.data.id]]);
+        const returned = await movements(h.db, { article_id: article.id, cause: 'return' });
+        expect(returned.map((m) => [m.delta, m.document_id])).to.deep.equal([[4000, won.body.data.id]]);
         const after = await clientState();
         // One return, its line and movement; return.created and stock.changed.
         expect([after.returns - before.returns, after.lines - before.lines, after.movements - before.movements, after.events - before.events]).to.deep.equal([1, 1, 1, 2]);

@@ -5,13 +5,14 @@
  * lines and internal_code are checked first and a refused return writes nothing.
  */
 import { expect } from 'chai';
-import type { Knex } from 'knex';
-import { engineOf } from '../../src/platform/db/database.js';
 import { unchecked } from '../helpers/api.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
-import { ledgerMismatches, API_TIME as TIME } from '../fixtures/probes.js';
+import { withFailingInsert } from '../fixtures/faults.js';
+import { balances, eventsOf as eventsOfClient, ledgerMismatches, movements, returnsState, API_TIME as TIME } from '../fixtures/probes.js';
 import { makeArticle } from '../fixtures/articles.js';
+import { createSalesOrder } from '../fixtures/sales-orders.js';
+import { receiveStock } from '../fixtures/stock.js';
 
 const NOT_CLIENT_PARTNER = 'The partner_id must be a client partner of a client in scope.';
 const NOT_WAREHOUSE = 'The warehouse_id must be a warehouse of the provider.';
@@ -30,10 +31,6 @@ describe('POST /api/returns (without a sales order)', () => {
     stranger = await createWorld(h.app, h.db);
   });
 
-  afterEach(async () => {
-    await h.db.raw('DROP TRIGGER IF EXISTS fail_return_event');
-  });
-
   /** A fresh article of `clientId` (so its stock is this test's alone). */
   const freshArticle = (um3pl = 'BUC', clientId = world.client.id, integerOnly = false) => makeArticle(world, clientId, { um3pl, integerOnly, prefix: `RET-${um3pl}-` });
 
@@ -47,22 +44,9 @@ describe('POST /api/returns (without a sales order)', () => {
   }
 
   /** Everything a return may write for one client. */
-  async function clientState(clientId = world.client.id) {
-    const count = async (query: Knex.QueryBuilder) => Number((await query.count({ n: '*' }).first())!.n);
-    const balances = await h.db('stock_balances').where('company_id', clientId).orderBy('id').select('id', 'quantity', 'updated_at');
-    return {
-      returns: await count(h.db('returns').where('company_id', clientId)),
-      lines: await count(h.db('return_items as i').join('returns as r', 'r.id', 'i.return_id').where('r.company_id', clientId)),
-      movements: await count(h.db('stock_movements').where('company_id', clientId)),
-      events: await count(h.db('outbox_events').where('company_id', clientId)),
-      balances: balances.map((b) => `${b.id}=${Number(b.quantity)}@${String(b.updated_at)}`),
-    };
-  }
+  const clientState = (clientId = world.client.id) => returnsState(h.db, clientId);
 
-  async function eventsOf(type: string, clientId = world.client.id): Promise<Array<Record<string, unknown>>> {
-    const rows: Array<{ data: string }> = await h.db('outbox_events').where({ company_id: clientId, type }).orderBy('id');
-    return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
-  }
+  const eventsOf = (type: string, clientId = world.client.id): Promise<Array<Record<string, unknown>>> => eventsOfClient(h.db, clientId, type);
 
   describe('stock, movements and events', () => {
     it('When a return has a damaged line and a default line, Then STOC_DEFECT and STOC_OK rise, with one return movement per line and the events', async () => {
@@ -90,22 +74,16 @@ describe('POST /api/returns (without a sales order)', () => {
       expect(await stockRow(article.id, 'STOC_QUARANTINE')).to.equal(undefined);
       expect(await stockRow(article.id, 'STOC_OK', world.warehouses[1])).to.equal(undefined);
 
-      const movements = await h.db('stock_movements').where({ article_id: article.id }).orderBy('id');
-      const placed = { feed_seq: undefined, feed_horizon: undefined };
-      expect(movements.map((m) => ({ ...m, id: undefined, created_at: undefined, ...placed, delta: Number(m.delta), quantity_after: Number(m.quantity_after), document_id: Number(m.document_id) }))).to.deep.equal(
+      expect(await movements(h.db, { article_id: article.id })).to.deep.equal(
         [
           ['STOC_DEFECT', 2000],
           ['STOC_OK', 3000],
         ].map(([stock_type, delta]) => ({
-          id: undefined,
-          created_at: undefined,
           company_id: world.client.id,
           warehouse_id: world.warehouses[0],
           article_id: article.id,
           stock_type,
           delta,
-          quantity_after: delta,
-          ...placed,
           cause: 'return',
           document_kind: 'return',
           document_id: ret.id,
@@ -135,14 +113,7 @@ describe('POST /api/returns (without a sales order)', () => {
     it('When a return adds to stock already on hand, in KG with a decimal comma, Then the balance grows by exactly that much', async () => {
       const article = await freshArticle('KG');
       const agent = world.as('operator');
-      const order = await agent
-        .post('/api/purchase-orders')
-        .send({ partner_id: world.partners.supplier, internal_code: unique('PO-'), items: [{ article_id: article.id, um3pl: 'KG', quantity_um3pl: 5 }] })
-        .expect(201);
-      await agent
-        .post('/api/receptions')
-        .send({ purchase_order_id: order.body.data.id, warehouse_id: world.warehouses[1], selected_items: [{ po_item_id: order.body.data.items[0].id, quantity_um3pl: 5 }] })
-        .expect(201);
+      await receiveStock(world, article, 5, world.warehouses[1], 'KG');
       const res = await agent
         .post('/api/returns')
         .send(body([{ article_id: article.id, um3pl: 'KG', quantity_um3pl: '1,125' }, { article_id: article.id, um3pl: 'KG', quantity_um3pl: 0.2 }], { warehouse_id: world.warehouses[1] }))
@@ -162,8 +133,8 @@ describe('POST /api/returns (without a sales order)', () => {
         .send({ partner_id: world.partners.otherClientCustomer, warehouse_id: world.warehouses[0], items: [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 4, stock_type: 'STOC_QUARANTINE' }] })
         .expect(201);
       expect(res.body.data).to.deep.include({ client_3pl_id: world.otherClient.id, partner_id: world.partners.otherClientCustomer });
-      const balance = await h.db('stock_balances').where({ article_id: article.id }).select('company_id', 'stock_type', 'quantity');
-      expect(balance.map((b) => [b.company_id, b.stock_type, Number(b.quantity)])).to.deep.equal([[world.otherClient.id, 'STOC_QUARANTINE', 4000]]);
+      const stored = await balances(h.db, { article_id: article.id });
+      expect(stored.map((b) => [b.company_id, b.stock_type, b.quantity])).to.deep.equal([[world.otherClient.id, 'STOC_QUARANTINE', 4000]]);
       expect((await eventsOf('return.created', world.otherClient.id)).map((e) => e.id)).to.include(res.body.data.id);
       expect((await eventsOf('return.created')).map((e) => e.id)).to.not.include(res.body.data.id);
     });
@@ -171,19 +142,15 @@ describe('POST /api/returns (without a sales order)', () => {
     it('When the return.created event cannot be recorded, Then it answers 500 and no return, movement, balance or event remains', async () => {
       const article = await freshArticle();
       const before = await clientState();
-      const sql =
-        engineOf(h.db) === 'mysql'
-          ? "CREATE TRIGGER fail_return_event BEFORE INSERT ON outbox_events FOR EACH ROW BEGIN IF NEW.type = 'return.created' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure'; END IF; END"
-          : "CREATE TRIGGER fail_return_event BEFORE INSERT ON outbox_events WHEN NEW.type = 'return.created' BEGIN SELECT RAISE(ABORT, 'injected failure'); END";
-      await h.db.raw(sql);
       // A 500 is outside the document on purpose, so this one request is unchecked.
-      const res = await unchecked(h.app, { token: world.users.operator.token, company: world.client.id })
-        .post('/api/returns')
-        .send(body([{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 2 }, { article_id: article.id, um3pl: 'BUC', quantity_um3pl: 1, stock_type: 'STOC_DEFECT' }], { internal_code: 'RET-FAULT' }));
-      await h.db.raw('DROP TRIGGER IF EXISTS fail_return_event');
+      const res = await withFailingInsert(h.db, 'outbox_events', "NEW.type = 'return.created'", () =>
+        unchecked(h.app, { token: world.users.operator.token, company: world.client.id })
+          .post('/api/returns')
+          .send(body([{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 2 }, { article_id: article.id, um3pl: 'BUC', quantity_um3pl: 1, stock_type: 'STOC_DEFECT' }], { internal_code: 'RET-FAULT' })),
+      );
       expect([res.status, res.body]).to.deep.equal([500, { message: 'Server Error.' }]);
       expect(await clientState()).to.deep.equal(before);
-      expect(await h.db('stock_balances').where({ article_id: article.id })).to.deep.equal([]);
+      expect(await balances(h.db, { article_id: article.id })).to.deep.equal([]);
       expect(await ledgerMismatches(h.db)).to.deep.equal([]);
 
       // Nothing of the failed return holds its internal_code.
@@ -293,11 +260,7 @@ describe('POST /api/returns (without a sales order)', () => {
         .post('/api/returns')
         .send({ partner_id: world.partners.otherClientCustomer, warehouse_id: world.warehouses[0], internal_code: code, items: [{ article_id: world.articles.otherClient.id, um3pl: 'BUC', quantity_um3pl: 1 }] })
         .expect(201);
-      await world
-        .as('operator')
-        .post('/api/sales-orders')
-        .send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: code, items: line })
-        .expect(201);
+      await createSalesOrder(world, line, { internal_code: code });
       expect(await h.db('returns').where({ internal_code: code }).pluck('company_id')).to.have.members([world.client.id, world.otherClient.id]);
     });
 

@@ -10,7 +10,7 @@ import { forbiddenMoveMessage } from '../../src/components/sales-orders/sales-or
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
-import { ledgerMismatches, eventsOf } from '../fixtures/probes.js';
+import { eventsOf, ledgerMismatches, movements, movementsOf } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough, orderBody } from '../fixtures/sales-orders.js';
 import { levels, receiveStock } from '../fixtures/stock.js';
 import { testEnv } from '../helpers/test-env.js';
@@ -45,7 +45,7 @@ describe('Concurrent sales-order moves', () => {
     expect(results.map((r) => r.status), summary(results)).to.deep.equal(new Array(orders).fill(200));
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 0, reserved: 0, available: 0, backordered: 0 });
     expect(await levels(world, b.id)).to.deep.equal({ quantity: 0, reserved: 0, available: 0, backordered: 0 });
-    expect(await h.db('stock_movements').whereIn('document_id', ids).where({ document_kind: 'sales_order' }).count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 2 * orders);
+    expect((await movements(h.db, { document_kind: 'sales_order', document_id: ids })).length).to.equal(2 * orders);
   });
 
   it('When the lines of a new order are replaced while it moves to picking, Then the move always succeeds, the replacement lands before it or is a 422 naming picking, and the reservation matches the lines the order ends with', async function () {
@@ -112,9 +112,9 @@ describe('Concurrent sales-order moves', () => {
       const rows = await h.db('sales_orders').whereIn('id', ids).select('id', 'status');
       expect(rows.filter((r) => r.status === 'delivered').map((r) => r.id).sort((x, y) => x - y)).to.deep.equal(delivered());
       expect(rows.filter((r) => r.status === 'picked').map((r) => r.id).sort((x, y) => x - y)).to.deep.equal(refused());
-      const movements = await h.db('stock_movements').where({ article_id: a.id, cause: 'delivery' }).select('delta', 'document_id');
-      expect(movements.map((m) => Number(m.delta))).to.deep.equal(new Array(100).fill(-1000));
-      expect(movements.map((m) => Number(m.document_id)).sort((x, y) => x - y)).to.deep.equal(delivered());
+      const deliveries = await movements(h.db, { article_id: a.id, cause: 'delivery' });
+      expect(deliveries.map((m) => m.delta)).to.deep.equal(new Array(100).fill(-1000));
+      expect(deliveries.map((m) => m.document_id).sort((x, y) => x - y)).to.deep.equal(delivered());
       const history = await h.db('sales_order_status_history').whereIn('sales_order_id', ids).where('status', 'delivered').select('sales_order_id');
       expect(history.map((r) => r.sales_order_id).sort((x, y) => x - y)).to.deep.equal(delivered());
       const events = (await eventsOf(h.db, world.client.id, 'sales_order.status_changed')).filter((e) => e.status === 'delivered' && ids.includes(e.id as number));
@@ -163,8 +163,7 @@ describe('Concurrent sales-order moves', () => {
       expect(row.status).to.equal(winner);
       const history = await h.db('sales_order_status_history').where('sales_order_id', id).orderBy('id');
       expect(history.map((r) => r.status)).to.deep.equal(['new', 'picking', 'picked', winner]);
-      const movements = await h.db('stock_movements').where({ document_kind: 'sales_order', document_id: id });
-      expect(movements.map((m) => Number(m.delta))).to.deep.equal(winner === 'delivered' ? [-2000] : []);
+      expect((await movementsOf(h.db, 'sales_order', id)).map((m) => m.delta)).to.deep.equal(winner === 'delivered' ? [-2000] : []);
       const changes = (await eventsOf(h.db, world.client.id, 'sales_order.status_changed', id)).map((e) => e.status);
       expect(changes).to.deep.equal(['picking', 'picked', winner]);
       if (winner === 'delivered') deliveredCount++;

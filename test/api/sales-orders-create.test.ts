@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createWorld, unique, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
-import { eventsOf, outboundState, API_TIME as TIME, expectApiTime, expectId } from '../fixtures/probes.js';
+import { eventsOf, movements, outboundState, API_TIME as TIME, expectApiTime, expectId } from '../fixtures/probes.js';
 import { buc, orderBody, type Line } from '../fixtures/sales-orders.js';
 import { levels } from '../fixtures/stock.js';
 
@@ -67,7 +67,7 @@ describe('POST /api/sales-orders', () => {
     expect((await world.as('viewer').get(`/api/sales-orders/${order.id}`).expect(200)).body.data).to.deep.equal(order);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 0, reserved: 3, available: 0, backordered: 3 });
     expect(await levels(world, kg.id)).to.deep.equal({ quantity: 0, reserved: 2.5, available: 0, backordered: 2.5 });
-    expect(await h.db('stock_movements').where('article_id', a.id)).to.deep.equal([]);
+    expect(await movements(h.db, { article_id: a.id })).to.deep.equal([]);
   });
 
   it('When stock_type is STOC_DEFECT, Then the order keeps it and reserves the defect stock, not the sellable', async () => {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
-import { deliveryMovements, outboundState } from '../fixtures/probes.js';
+import { deliveryMovements, lastEventId, movementsOf, outboundState, outboxRows } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough, type Line } from '../fixtures/sales-orders.js';
 import { levels, receiveStock, stockRow } from '../fixtures/stock.js';
 
@@ -20,9 +20,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
 
   const deliver = (id: number) => world.as('operator').post(`/api/sales-orders/${id}/status`).send({ status: 'delivered' });
   const kgLine = (article: Article, quantity: number | string): Line => ({ article_id: article.id, um3pl: 'KG', quantity_um3pl: quantity });
-  const eventRows = async (afterId: number) =>
-    (await h.db('outbox_events').where('company_id', world.client.id).where('id', '>', afterId).orderBy('id').select('type', 'data')).map((e) => [e.type, JSON.parse(e.data)]);
-  const lastEventId = async () => Number((await h.db('outbox_events').max({ id: 'id' }).first())?.id ?? 0);
+  const eventRows = async (afterId: number) => (await outboxRows(h.db, { companyId: world.client.id, afterId })).map((e) => [e.type, e.data]);
   const shortfall = (article: Article, onHand: number, needed: number, short: number, warehouse = world.warehouses[0], stockType = 'STOC_OK') =>
     `Not enough ${stockType} stock of article ${article.code} in warehouse ${warehouse}: ${onHand} on hand, ${needed} needed, short by ${short}.`;
 
@@ -35,7 +33,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
     const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3), kgLine(kg, '2,5')])).id, ['picking', 'picked']);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 5, available: 5, backordered: 0 });
     expect(await levels(world, kg.id)).to.deep.equal({ quantity: 4, reserved: 2.5, available: 1.5, backordered: 0 });
-    const since = await lastEventId();
+    const since = await lastEventId(h.db);
 
     const res = await deliver(order.id).expect(200);
     const delivered = res.body.data;
@@ -49,7 +47,7 @@ describe('Delivering a sales order (POST /api/sales-orders/{id}/status delivered
       [a.id, -3000, 'STOC_OK', 'delivery', world.warehouses[0], user],
       [kg.id, -2500, 'STOC_OK', 'delivery', world.warehouses[0], user],
     ]);
-    const movements = await h.db('stock_movements').where({ document_id: order.id, document_kind: 'sales_order' });
+    const movements = await movementsOf(h.db, 'sales_order', order.id);
     expect(movements.map((m) => m.company_id)).to.deep.equal([world.client.id, world.client.id]);
 
     // The delivery is one shipment of every line, without tracking; the movements keep the order as their document.

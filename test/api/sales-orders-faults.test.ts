@@ -9,23 +9,16 @@ import { unchecked } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle } from '../fixtures/articles.js';
-import { ledgerMismatches, deliveryMovements, outboundState } from '../fixtures/probes.js';
+import { withFailingInsert } from '../fixtures/faults.js';
+import { balances, deliveryMovements, lastEventId, ledgerMismatches, outboundState, outboxRows } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
 import { levels, receiveStock } from '../fixtures/stock.js';
-import { testEnv } from '../helpers/test-env.js';
 
 const SERVER_ERROR = { message: 'Server Error.' };
 
-/** A trigger refusing inserts into `table` of rows matching `condition` (on NEW). */
-async function createFailingTrigger(db: Knex, table: string, condition: string): Promise<void> {
-  const sql =
-    testEnv.engine === 'mysql'
-      ? `CREATE TRIGGER fail_second BEFORE INSERT ON ${table} FOR EACH ROW BEGIN IF ${condition} THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure'; END IF; END`
-      : `CREATE TRIGGER fail_second BEFORE INSERT ON ${table} WHEN ${condition} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`;
-  await db.raw(sql);
-}
-
-const failingMovementOf = (db: Knex, articleId: number) => createFailingTrigger(db, 'stock_movements', `NEW.article_id = ${articleId} AND NEW.cause = 'delivery'`);
+/** Runs `work` while the delivery movement of `articleId` cannot be written. */
+const withFailingMovementOf = <T>(db: Knex, articleId: number, work: () => Promise<T>) =>
+  withFailingInsert(db, 'stock_movements', `NEW.article_id = ${articleId} AND NEW.cause = 'delivery'`, work);
 
 describe('A failure injected inside a delivery (database triggers)', () => {
   let h: Harness;
@@ -34,10 +27,6 @@ describe('A failure injected inside a delivery (database triggers)', () => {
   before(async () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
-  });
-
-  afterEach(async () => {
-    await h.db.raw('DROP TRIGGER IF EXISTS fail_second');
   });
 
   /** The 500 is outside the document on purpose (nothing documents an internal failure), so this one request is unchecked. */
@@ -51,22 +40,20 @@ describe('A failure injected inside a delivery (database triggers)', () => {
     const before = await outboundState(h.db, world.client.id);
     const stock = { quantity: 10, reserved: 3, available: 7, backordered: 0 };
     expect(await levels(world, first.id)).to.deep.equal(stock);
-    const stored = await h.db('stock_balances').where({ article_id: first.id }).first();
-    const lastEvent = Number((await h.db('outbox_events').max({ id: 'id' }).first())!.id);
+    const stored = await balances(h.db, { article_id: first.id });
+    const lastEvent = await lastEventId(h.db);
 
-    await failingMovementOf(h.db, second.id);
-    const res = await failing().post(`/api/sales-orders/${order.id}/status`).send({ status: 'delivered' });
-    await h.db.raw('DROP TRIGGER IF EXISTS fail_second');
+    const res = await withFailingMovementOf(h.db, second.id, () => failing().post(`/api/sales-orders/${order.id}/status`).send({ status: 'delivered' }));
 
     expect([res.status, res.body]).to.deep.equal([500, SERVER_ERROR]);
     expect(res.text).to.not.match(/injected|trigger|stock_movements|SQL/i);
     expect(await outboundState(h.db, world.client.id)).to.deep.equal(before);
     expect(await levels(world, first.id)).to.deep.equal(stock);
     expect(await levels(world, second.id)).to.deep.equal({ quantity: 10, reserved: 2, available: 8, backordered: 0 });
-    expect(await h.db('stock_balances').where({ article_id: first.id }).first()).to.deep.equal(stored);
+    expect(await balances(h.db, { article_id: first.id })).to.deep.equal(stored);
     expect((await world.as('viewer').get(`/api/sales-orders/${order.id}`).expect(200)).body.data).to.deep.equal(order);
     expect(await deliveryMovements(h.db, order.id)).to.deep.equal([]);
-    expect(await h.db('outbox_events').where('id', '>', lastEvent)).to.deep.equal([]);
+    expect(await outboxRows(h.db, { afterId: lastEvent })).to.deep.equal([]);
     expect(await ledgerMismatches(h.db)).to.deep.equal([]);
 
     const ok = await world.as('operator').post(`/api/sales-orders/${order.id}/status`).send({ status: 'delivered' }).expect(200);
@@ -88,10 +75,8 @@ describe('A failure injected inside a delivery (database triggers)', () => {
     const order = await moveThrough(world, (await createSalesOrder(world, [buc(first, 4), buc(second, 5)])).id, ['picking', 'picked']);
     const before = await outboundState(h.db, world.client.id);
 
-    await failingMovementOf(h.db, second.id);
-    const res = await failing().post(`/api/sales-orders/${order.id}/status`).send({ status: 'delivered' });
+    const res = await withFailingMovementOf(h.db, second.id, () => failing().post(`/api/sales-orders/${order.id}/status`).send({ status: 'delivered' }));
     expect([res.status, res.body]).to.deep.equal([500, SERVER_ERROR]);
-    await h.db.raw('DROP TRIGGER IF EXISTS fail_second');
 
     expect(await outboundState(h.db, world.client.id)).to.deep.equal(before);
     expect(await levels(world, first.id)).to.deep.equal({ quantity: 5, reserved: 5, available: 0, backordered: 0 });
@@ -105,10 +90,10 @@ describe('A failure injected inside a delivery (database triggers)', () => {
     const order = await moveThrough(world, (await createSalesOrder(world, [buc(first, 1), buc(second, 6)])).id, ['picking', 'picked']);
     const before = await outboundState(h.db, world.client.id);
 
-    await createFailingTrigger(h.db, 'outbox_events', `NEW.type = 'sales_order.status_changed'`);
-    const res = await failing().post(`/api/sales-orders/${order.id}/status`).send({ status: 'delivered' });
+    const res = await withFailingInsert(h.db, 'outbox_events', `NEW.type = 'sales_order.status_changed'`, () =>
+      failing().post(`/api/sales-orders/${order.id}/status`).send({ status: 'delivered' }),
+    );
     expect([res.status, res.body]).to.deep.equal([500, SERVER_ERROR]);
-    await h.db.raw('DROP TRIGGER IF EXISTS fail_second');
 
     expect(await outboundState(h.db, world.client.id)).to.deep.equal(before);
     expect(await levels(world, first.id)).to.deep.equal({ quantity: 6, reserved: 1, available: 5, backordered: 0 });

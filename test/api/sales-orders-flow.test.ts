@@ -2,6 +2,9 @@
 import { expect } from 'chai';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, type World } from '../helpers/factories.js';
+import { movements } from '../fixtures/probes.js';
+import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { receiveStock } from '../fixtures/stock.js';
 
 describe('Sales order from creation to a partial return', () => {
   let h: Harness;
@@ -20,23 +23,17 @@ describe('Sales order from creation to a partial return', () => {
 
   it('When the order goes new, picking, picked, delivered and is partly returned, Then stock and reservations follow', async () => {
     const article = world.articles.client.id;
-    const order = await world.as('operator').post('/api/purchase-orders')
-      .send({ partner_id: world.partners.supplier, internal_code: 'PO-FLOW', items: [{ article_id: article, um3pl: 'BUC', quantity_um3pl: 10 }] }).expect(201);
-    await world.as('operator').post('/api/receptions')
-      .send({ purchase_order_id: order.body.data.id, warehouse_id: world.warehouses[0], selected_items: [{ po_item_id: order.body.data.items[0].id, quantity_um3pl: 10 }] }).expect(201);
+    await receiveStock(world, world.articles.client, 10);
     expect(await stockOf(article)).to.deep.equal({ quantity: 10, reserved: 0, available: 10, backordered: 0 });
 
-    const so = await world.as('operator').post('/api/sales-orders')
-      .send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: 'SO-FLOW', items: [{ article_id: article, um3pl: 'BUC', quantity_um3pl: 6 }] })
-      .expect(201);
-    expect(so.body.data).to.include({ status: 'new', stock_type: 'STOC_OK' });
+    const so = await createSalesOrder(world, [buc(world.articles.client, 6)], { internal_code: 'SO-FLOW' });
+    expect(so).to.include({ status: 'new', stock_type: 'STOC_OK' });
     expect(await stockOf(article)).to.deep.equal({ quantity: 10, reserved: 6, available: 4, backordered: 0 });
 
-    const id = so.body.data.id;
-    for (const status of ['picking', 'picked']) await world.as('operator').post(`/api/sales-orders/${id}/status`).send({ status }).expect(200);
-    const delivered = await world.as('operator').post(`/api/sales-orders/${id}/status`).send({ status: 'delivered' }).expect(200);
-    expect(delivered.body.data.status_history.map((h: { status: string }) => h.status)).to.deep.equal(['new', 'picking', 'picked', 'delivered']);
-    expect(delivered.body.data.status_history[3].user).to.include({ id: world.users.operator.id });
+    const id = so.id;
+    const delivered = await moveThrough(world, id, ['picking', 'picked', 'delivered']);
+    expect(delivered.status_history.map((h: { status: string }) => h.status)).to.deep.equal(['new', 'picking', 'picked', 'delivered']);
+    expect(delivered.status_history[3]!.user).to.include({ id: world.users.operator.id });
     expect(await stockOf(article)).to.deep.equal({ quantity: 4, reserved: 0, available: 4, backordered: 0 });
 
     await world.as('operator').post('/api/returns')
@@ -49,8 +46,8 @@ describe('Sales order from creation to a partial return', () => {
       .send({ partner_id: world.partners.client, warehouse_id: world.warehouses[0], sales_order_id: id, items: [{ article_id: article, um3pl: 'BUC', quantity_um3pl: 4 }] })
       .expect(422);
     expect(tooMuch.body.errors).to.deep.equal({ 'items.0.quantity_um3pl': ['At most 3 of this article can still be returned (6 delivered).'] });
-    const movements = await h.db('stock_movements').where({ company_id: world.client.id, article_id: article }).orderBy('id').select('delta', 'cause', 'stock_type');
-    expect(movements.map((m) => [Number(m.delta), m.cause, m.stock_type])).to.deep.equal([
+    const moved = await movements(h.db, { company_id: world.client.id, article_id: article });
+    expect(moved.map((m) => [m.delta, m.cause, m.stock_type])).to.deep.equal([
       [10000, 'reception', 'STOC_OK'],
       [-6000, 'delivery', 'STOC_OK'],
       [2000, 'return', 'STOC_DEFECT'],

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { buc, createSalesOrder, moveThrough, type SalesOrder } from '../fixtures/sales-orders.js';
+import { buc, createSalesOrder, createSalesOrderOf, moveThrough, type SalesOrder } from '../fixtures/sales-orders.js';
 
 const INVALID = 'The given data was invalid.';
 
@@ -28,10 +28,7 @@ describe('GET /api/sales-orders', () => {
     fresh = await createSalesOrder(world, [buc(a, 1)]);
     cancelled = await moveThrough(world, (await createSalesOrder(world, [buc(a, 2)])).id, ['cancelled']);
     picking = await moveThrough(world, (await createSalesOrder(world, [buc(a, 3)], { partner_id: secondCustomer })).id, ['picking']);
-    const res = await world.as('providerAdmin', world.otherClient.id).post('/api/sales-orders')
-      .send({ partner_id: world.partners.otherClientCustomer, source_warehouse_id: world.warehouses[0], internal_code: unique('SO-B-'), items: [{ article_id: world.articles.otherClient.id, um3pl: 'BUC', quantity_um3pl: 1 }] })
-      .expect(201);
-    sibling = res.body.data;
+    sibling = await createSalesOrderOf(world, world.otherClient.id, [buc(world.articles.otherClient, 1)], { internal_code: unique('SO-B-') });
     await createSalesOrder(other, [buc(other.articles.client, 1)]);
   });
 

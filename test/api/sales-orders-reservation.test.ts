@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle } from '../fixtures/articles.js';
-import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { balances, movements } from '../fixtures/probes.js';
+import { buc, createSalesOrder, createSalesOrderOf, moveThrough } from '../fixtures/sales-orders.js';
 import { levels, receiveStock, stockRow } from '../fixtures/stock.js';
 
 describe('Sales-order reservations in GET /api/stock', () => {
@@ -23,8 +24,8 @@ describe('Sales-order reservations in GET /api/stock', () => {
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 0, available: 10, backordered: 0 });
     await createSalesOrder(world, [buc(a, 4)]);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 4, available: 6, backordered: 0 });
-    const row = await h.db('stock_balances').where({ article_id: a.id, warehouse_id: world.warehouses[0], stock_type: 'STOC_OK' }).first();
-    expect([Number(row.quantity), Number(row.reserved)]).to.deep.equal([10_000, 4_000]);
+    const [row] = await balances(h.db, { article_id: a.id, warehouse_id: world.warehouses[0]!, stock_type: 'STOC_OK' });
+    expect([row!.quantity, row!.reserved]).to.deep.equal([10_000, 4_000]);
   });
 
   it('When an order goes beyond the available stock, Then it is accepted (201) and shows as backordered', async () => {
@@ -44,7 +45,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
       client_3pl_id: world.client.id, warehouse_id: world.warehouses[0], article_id: a.id, article_code: a.code, stock_type: 'STOC_OK',
       quantity: 0, reserved: 6, available: 0, backordered: 6,
     });
-    expect(await h.db('stock_movements').where('article_id', a.id)).to.deep.equal([]);
+    expect(await movements(h.db, { article_id: a.id })).to.deep.equal([]);
     const all = await world.as('viewer').get(`/api/stock?article_id=${a.id}`).expect(200);
     expect(all.body.data).to.have.length(1);
   });
@@ -112,9 +113,7 @@ describe('Sales-order reservations in GET /api/stock', () => {
 
   it("When another client's order reserves its article, Then the client's viewer does not see that row", async () => {
     const b = await freshArticle(world, world.otherClient.id);
-    await world.as('providerAdmin', world.otherClient.id).post('/api/sales-orders')
-      .send({ partner_id: world.partners.otherClientCustomer, source_warehouse_id: world.warehouses[0], internal_code: `SO-B-${b.code}`, items: [buc(b, 2)] })
-      .expect(201);
+    await createSalesOrderOf(world, world.otherClient.id, [buc(b, 2)], { internal_code: `SO-B-${b.code}` });
     expect((await world.as('viewer').get(`/api/stock?article_id=${b.id}`).expect(200)).body.data).to.deep.equal([]);
     const seen = await world.as('otherClientAdmin').get(`/api/stock?article_id=${b.id}`).expect(200);
     expect(seen.body.data.map((r: { reserved: number; quantity: number }) => [r.quantity, r.reserved])).to.deep.equal([[0, 2]]);

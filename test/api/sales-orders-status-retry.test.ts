@@ -12,7 +12,7 @@ import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { testEnv } from '../helpers/test-env.js';
 import { freshArticle } from '../fixtures/articles.js';
-import { eventsOf, outboundState } from '../fixtures/probes.js';
+import { eventsOf, movements, outboundState } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough, pathTo } from '../fixtures/sales-orders.js';
 import { levels, receiveStock } from '../fixtures/stock.js';
 
@@ -124,8 +124,7 @@ describe('POST /api/sales-orders/{id}/status, retried and raced', () => {
         expect(history).to.deep.equal(['new', 'picking', 'picked', 'delivered']);
         expect((await eventsOf(h.db, world.client.id, 'sales_order.status_changed', ids[i])).map((e) => e.status)).to.deep.equal(['picking', 'picked', 'delivered']);
       }
-      const movements = await h.db('stock_movements').where({ article_id: a.id, cause: 'delivery' }).count({ n: '*' }).first();
-      expect(Number(movements!.n)).to.equal(orders);
+      expect((await movements(h.db, { article_id: a.id, cause: 'delivery' })).length).to.equal(orders);
       expect(await levels(world, a.id)).to.deep.equal({ quantity: 0, reserved: 0, available: 0, backordered: 0 });
     });
   });

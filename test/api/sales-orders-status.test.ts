@@ -4,7 +4,7 @@ import { forbiddenMoveMessage, type SalesOrderStatus } from '../../src/component
 import { createWorld, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle } from '../fixtures/articles.js';
-import { eventsOf, outboundState, API_TIME as TIME } from '../fixtures/probes.js';
+import { eventsOf, movementsOf, outboundState, API_TIME as TIME } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough, pathTo, reachStatus, type SalesOrder } from '../fixtures/sales-orders.js';
 import { levels, receiveStock } from '../fixtures/stock.js';
 
@@ -85,7 +85,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
       const events = await changes(order.id);
       expect(events).to.have.length(before + 1);
       expect(events.at(-1)).to.deep.equal(res.body.data);
-      expect(await h.db('stock_movements').where({ document_kind: 'sales_order', document_id: order.id })).to.deep.equal([]);
+      expect(await movementsOf(h.db, 'sales_order', order.id)).to.deep.equal([]);
     });
   }
 

@@ -4,7 +4,7 @@ import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
-import { eventsOf, outboundState } from '../fixtures/probes.js';
+import { eventsOf, movements, outboundState } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough, pathTo, type SalesOrder } from '../fixtures/sales-orders.js';
 import { levels, receiveStock } from '../fixtures/stock.js';
 
@@ -68,7 +68,7 @@ describe('PUT /api/sales-orders/{id}', () => {
     await put(order.id, { items: [buc(a, 2), buc(b, 5)] }).expect(200);
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 10, reserved: 2, available: 8, backordered: 0 });
     expect(await levels(world, b.id)).to.deep.equal({ quantity: 4, reserved: 5, available: 0, backordered: 1 });
-    expect(await h.db('stock_movements').whereIn('article_id', [a.id, b.id]).where('cause', 'delivery')).to.deep.equal([]);
+    expect(await movements(h.db, { article_id: [a.id, b.id], cause: 'delivery' })).to.deep.equal([]);
   });
 
   for (const status of ['picking', 'picked', 'delivered', 'cancelled']) {

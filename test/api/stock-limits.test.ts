@@ -12,7 +12,7 @@ import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
 import { inboundState, outboundState } from '../fixtures/probes.js';
 import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js';
-import { buc, orderBody } from '../fixtures/sales-orders.js';
+import { buc, createSalesOrder, orderBody } from '../fixtures/sales-orders.js';
 import { levels } from '../fixtures/stock.js';
 
 const LINE = 1_000_000_000;
@@ -34,7 +34,7 @@ describe('The most a stock balance holds', () => {
   it('When sales orders of 500 lines × 10^9 reserve up to the limit, Then the order that would pass it is a 422 on the line that does, and nothing of it is written', async function () {
     this.timeout(120_000);
     const a = await freshArticle(world, world.client.id, 'BUC', 'MAX-');
-    for (let i = 0; i < 2; i++) await world.as('operator').post('/api/sales-orders').send(orderBody(world, full(a))).expect(201);
+    for (let i = 0; i < 2; i++) await createSalesOrder(world, full(a));
     expect(await levels(world, a.id)).to.deep.equal({ quantity: 0, reserved: MAX_BALANCE, available: 0, backordered: MAX_BALANCE });
     const before = await outboundState(h.db, world.client.id);
     const res = await world.as('operator').post('/api/sales-orders').send(orderBody(world, full(a))).expect(422);
@@ -66,9 +66,9 @@ describe('The most a stock balance holds', () => {
     const refused = await world.as('operator').post('/api/returns').send(returnBody()).expect(422);
     expect(refused.body.errors).to.deep.equal({ 'items.0.quantity_um3pl': [limitMessage('Adding', a, 'on hand')] });
 
-    for (let i = 0; i < 2; i++) await world.as('operator').post('/api/sales-orders').send(orderBody(world, full(a))).expect(201);
-    const elsewhere = await world.as('operator').post('/api/sales-orders').send(orderBody(world, [buc(a, LINE)], { source_warehouse_id: world.warehouses[1] })).expect(201);
-    const moved = await world.as('operator').put(`/api/sales-orders/${elsewhere.body.data.id}`).send({ source_warehouse_id: world.warehouses[0] }).expect(422);
+    for (let i = 0; i < 2; i++) await createSalesOrder(world, full(a));
+    const elsewhere = await createSalesOrder(world, [buc(a, LINE)], { source_warehouse_id: world.warehouses[1] });
+    const moved = await world.as('operator').put(`/api/sales-orders/${elsewhere.id}`).send({ source_warehouse_id: world.warehouses[0] }).expect(422);
     expect(moved.body.errors).to.deep.equal({ source_warehouse_id: [limitMessage('Reserving', a, 'reserved')] });
     expect((await levels(world, a.id, world.warehouses[1])).reserved).to.equal(LINE);
   });

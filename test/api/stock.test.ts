@@ -1,9 +1,11 @@
 /** GET /api/stock: balances raised by receptions, their filters, paging, scope and exact decimal quantities. */
 import { expect } from 'chai';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createWorld, unique, type World } from '../helpers/factories.js';
+import { createWorld, type World } from '../helpers/factories.js';
 import { makeArticle } from '../fixtures/articles.js';
-import { API_TIME as TIME } from '../fixtures/probes.js';
+import { API_TIME as TIME, balances, movements } from '../fixtures/probes.js';
+import { createOrderOf } from '../fixtures/purchase-orders.js';
+import { receive as receiveItems } from '../fixtures/receptions.js';
 
 const STOCK_FIELDS = ['id', 'client_3pl_id', 'warehouse_id', 'article_id', 'article_code', 'stock_type', 'quantity', 'reserved', 'available', 'backordered', 'updated_at'];
 
@@ -26,17 +28,9 @@ describe('GET /api/stock', () => {
 
   /** A purchase order of the lines, then one reception per [line index, warehouse, quantity]. */
   async function receive(clientId: number, lines: Array<{ articleId: number; um3pl: string; quantity: number }>, receipts: Array<[number, number, number | string]>): Promise<void> {
-    const agent = world.as('providerAdmin', clientId);
-    const supplier = clientId === world.client.id ? world.partners.supplier : world.partners.otherClientSupplier;
-    const order = await agent
-      .post('/api/purchase-orders')
-      .send({ partner_id: supplier, internal_code: unique('PO-'), items: lines.map((l) => ({ article_id: l.articleId, um3pl: l.um3pl, quantity_um3pl: l.quantity })) })
-      .expect(201);
+    const order = await createOrderOf(world, clientId, lines.map((l) => ({ article_id: l.articleId, um3pl: l.um3pl, quantity_um3pl: l.quantity })));
     for (const [line, warehouse, quantity] of receipts) {
-      await agent
-        .post('/api/receptions')
-        .send({ purchase_order_id: order.body.data.id, warehouse_id: warehouse, selected_items: [{ po_item_id: order.body.data.items[line].id, quantity_um3pl: quantity }] })
-        .expect(201);
+      await receiveItems(world.as('providerAdmin', clientId), order.id, warehouse, [[order.items[line]!.id, quantity]]);
     }
   }
 
@@ -81,7 +75,7 @@ describe('GET /api/stock', () => {
       expect(row.updated_at).to.match(TIME);
     }
     expect(rows(res).map((r) => r.article_code)).to.deep.equal([world.articles.client.code, world.articles.client.code, kg.code, world.articles.otherClient.code]);
-    const ids = (await h.db('stock_balances').whereIn('company_id', [world.client.id, world.otherClient.id]).orderBy('id').select('id')).map((r) => r.id);
+    const ids = (await balances(h.db, { company_id: [world.client.id, world.otherClient.id] })).map((r) => r.id);
     expect(rows(res).map((r) => r.id)).to.deep.equal(ids);
     expect(res.body.meta).to.include({ total: 4, current_page: 1, per_page: 25, last_page: 1 });
   });
@@ -90,10 +84,10 @@ describe('GET /api/stock', () => {
     const res = await world.as('admin').get(`/api/stock?article_id=${kg.id}`).expect(200);
     expect(rows(res)).to.have.length(1);
     expect(rows(res)[0]).to.include({ quantity: 7.125, available: 7.125, reserved: 0, backordered: 0, article_code: kg.code });
-    const stored = await h.db('stock_balances').where({ article_id: kg.id }).first();
-    expect(Number(stored.quantity)).to.equal(7125);
-    const moved = await h.db('stock_movements').where({ article_id: kg.id }).select('delta', 'cause', 'document_kind');
-    expect(moved.map((m) => ({ ...m, delta: Number(m.delta) }))).to.deep.equal([{ delta: 7125, cause: 'reception', document_kind: 'reception' }]);
+    const [stored] = await balances(h.db, { article_id: kg.id });
+    expect(stored!.quantity).to.equal(7125);
+    const moved = await movements(h.db, { article_id: kg.id });
+    expect(moved.map((m) => ({ delta: m.delta, cause: m.cause, document_kind: m.document_kind }))).to.deep.equal([{ delta: 7125, cause: 'reception', document_kind: 'reception' }]);
   });
 
   describe('scope', () => {

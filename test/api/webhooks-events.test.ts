@@ -10,7 +10,7 @@ import { drain } from '../helpers/webhooks.js';
 import { createWebhookWorker, type WebhookWorker } from '../../src/components/webhooks/webhooks.worker.js';
 import { createWorld, unique, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { API_TIME as TIME } from '../fixtures/probes.js';
+import { API_TIME as TIME, outboxRows } from '../fixtures/probes.js';
 
 
 interface Sent {
@@ -66,9 +66,8 @@ describe('Webhook events reach subscriptions', () => {
   async function recordArticle(actor: Actor): Promise<{ article: Record<string, unknown>; eventId: string; company: number }> {
     const res = await world.as(actor).post('/api/articles').send({ article_code: unique('WH-'), description: 'Webhook test', um3pl: 'BUC' }).expect(201);
     const article = res.body.data;
-    const events: Array<{ event_id: string; data: string; dispatched_at: string | null }> = await h.db('outbox_events')
-      .where({ company_id: article.client_3pl_id, type: 'article.created' });
-    const mine = events.filter((e) => (JSON.parse(e.data) as { id: number }).id === article.id);
+    const events = await outboxRows(h.db, { companyId: article.client_3pl_id, type: 'article.created' });
+    const mine = events.filter((e) => e.data.id === article.id);
     expect(mine, 'one article.created event in the outbox').to.have.length(1);
     expect(mine[0]!.dispatched_at).to.equal(null);
     return { article, eventId: mine[0]!.event_id, company: article.client_3pl_id };
@@ -94,8 +93,8 @@ describe('Webhook events reach subscriptions', () => {
     expect(namesOf(rows.map((r) => r.webhook_id as number))).to.deep.equal(['all', 'created', 'provider']);
     expect(rows).to.have.length(3);
     for (const row of rows) expect(row).to.include({ event_type: 'article.created', status: 'delivered', attempts: 1, last_response_code: 200, last_error: null });
-    const event = await h.db('outbox_events').where('event_id', eventId).first();
-    expect(event.dispatched_at).not.to.equal(null);
+    const [event] = await outboxRows(h.db, { eventIds: [eventId] });
+    expect(event!.dispatched_at).not.to.equal(null);
   });
 
   it('When the worker sends the event, Then each body is the event and its signature verifies with the subscription secret', async () => {
@@ -148,8 +147,8 @@ describe('Webhook events reach subscriptions', () => {
     const res = await world.as('providerAdmin', world.client.id).post('/api/articles')
       .send({ article_code: unique('WHP-'), description: 'By the provider', um3pl: 'BUC' }).expect(201);
     await worker.runOnce();
-    const events: Array<{ event_id: string; data: string; company_id: number }> = await h.db('outbox_events').where('type', 'article.created');
-    const event = events.find((e) => (JSON.parse(e.data) as { id: number }).id === res.body.data.id)!;
+    const events = await outboxRows(h.db, { type: 'article.created' });
+    const event = events.find((e) => e.data.id === res.body.data.id)!;
     expect(event.company_id).to.equal(world.client.id);
     expect(namesOf((await deliveriesOf(event.event_id)).map((r) => r.webhook_id as number))).to.deep.equal(['all', 'created', 'provider']);
   });

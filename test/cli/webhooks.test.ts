@@ -6,6 +6,8 @@ import { nowDb } from '../../src/kernel/time.js';
 import { runDatabase } from '../helpers/harness.js';
 import { unique } from '../helpers/factories.js';
 import { idAfter, ok, refused } from './cli-helpers.js';
+import { insertStoredEvent, setEventTimes } from '../fixtures/faults.js';
+import { fanOutOf } from '../fixtures/probes.js';
 
 describe('CLI list-deliveries', () => {
   let webhook: number;
@@ -74,7 +76,7 @@ describe('CLI list-failed-events and requeue-failed-events', () => {
     for (const type of ['article.created', 'stock.changed']) {
       const id = eventId();
       events.push(id);
-      await db('outbox_events').insert({
+      await insertStoredEvent(db, {
         event_id: id, company_id: company, type, data: '{}', occurred_at: '2026-11-21 10:00:00.000000',
         fan_out_attempts: 3, fan_out_error: 'SQLITE_ERROR: no such table: webhook_deliveries', fan_out_failed_at: '2026-11-21 10:00:05.000000',
       });
@@ -83,7 +85,7 @@ describe('CLI list-failed-events and requeue-failed-events', () => {
 
   after(async () => {
     // Out of every later worker's way.
-    await (await runDatabase()).db('outbox_events').whereIn('event_id', events).update({ dispatched_at: nowDb(), fan_out_failed_at: null });
+    await setEventTimes((await runDatabase()).db, events, { dispatched_at: nowDb(), fan_out_failed_at: null });
   });
 
   it('When events were set aside, Then list-failed-events prints them newest first with their company, type, attempts and last error', async () => {
@@ -100,7 +102,7 @@ describe('CLI list-failed-events and requeue-failed-events', () => {
   it('When one event and then all are put back, Then their marks are cleared and the list is empty', async () => {
     const { db } = await runDatabase();
     expect(await ok('requeue-failed-events', '--event', events[0]!)).to.deep.equal(['Put 1 event back in the queue; the webhook worker fans it out in its next round.']);
-    expect(await db('outbox_events').where('event_id', events[0]).first()).to.include({ fan_out_failed_at: null, fan_out_attempts: 0, fan_out_error: null, dispatched_at: null });
+    expect(await fanOutOf(db, events[0]!)).to.deep.equal({ fan_out_failed_at: null, fan_out_attempts: 0, fan_out_error: null, dispatched_at: null });
     expect((await ok('list-failed-events'))[0]).to.match(/^1 event is set aside/);
     expect(await ok('requeue-failed-events', '--all')).to.deep.equal(['Put 1 event back in the queue; the webhook worker fans it out in its next round.']);
     expect(await ok('list-failed-events')).to.deep.equal(['No event is set aside: every event was fanned out to its webhook subscriptions.']);

@@ -24,6 +24,7 @@ import { concurrencyScenario } from './scenarios/concurrency.js';
 import { idempotencyScenario } from './scenarios/idempotency.js';
 import { revocationScenario } from './scenarios/revocation.js';
 import { subscribe, webhooksScenario } from './scenarios/webhooks.js';
+import { eventsFeedScenario } from './scenarios/events-feed.js';
 import { nodeFailureScenario } from './scenarios/node-failure.js';
 
 const env = process.env;
@@ -96,6 +97,7 @@ async function scenarios(stack: Stack): Promise<void> {
   await report.scenario('Idempotency across instances', () => idempotencyScenario(stack, world, report));
   await report.scenario('Revocation, CLI changes and rate limits across instances', () => revocationScenario(stack, world, report));
   await report.scenario('Webhooks with two workers on two nodes', () => webhooksScenario(stack, world, subscriptions, report));
+  await report.scenario('The events feed across instances and nodes', () => eventsFeedScenario(stack, world, report));
   if (stack.mode === 'galera') await report.scenario('A database node killed and rejoining', () => nodeFailureScenario(stack, world, report));
   else report.skip('node failure: one database node killed mid-run', 'no Galera cluster: the plain MariaDB on 3306 is shared and not killed');
 }

@@ -27,7 +27,7 @@ import { createDb } from '../../src/platform/db/database.js';
 import { api, unchecked } from '../helpers/api.js';
 import { createWorld, TEST_PASSWORD, unique, type World } from '../helpers/factories.js';
 import { buildApp, runDatabase, testConfig, type Harness } from '../helpers/harness.js';
-import { ledgerMismatches } from '../fixtures/probes.js';
+import { balances, eventsOf, ledgerMismatches, movements } from '../fixtures/probes.js';
 import { orderOfTen } from '../fixtures/purchase-orders.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { testEnv } from '../helpers/test-env.js';
@@ -214,11 +214,9 @@ describe(`The database link (${testEnv.engine === 'mysql' ? 'MariaDB behind a TC
         lines: (await direct('reception_items').whereIn('reception_id', receptions).pluck('quantity')).map(Number),
         received: (await direct('purchase_order_items').where('purchase_order_id', orderId).pluck('received_quantity')).map(Number),
         status: (await direct('purchase_orders').where('id', orderId).first()).status as string,
-        balances: (await direct('stock_balances').where('article_id', articleId).pluck('quantity')).map(Number),
-        movements: (await direct('stock_movements').where('article_id', articleId).pluck('delta')).map(Number),
-        events: (await direct('outbox_events').where({ company_id: world.client.id, type: 'reception.created' }).pluck('data'))
-          .map((data: string) => JSON.parse(data) as { purchase_order_id: number })
-          .filter((reception) => reception.purchase_order_id === orderId).length,
+        balances: (await balances(direct, { article_id: articleId })).map((b) => b.quantity),
+        movements: (await movements(direct, { article_id: articleId })).map((m) => m.delta),
+        events: (await eventsOf(direct, world.client.id, 'reception.created')).filter((reception) => reception.purchase_order_id === orderId).length,
       };
     }
 

@@ -13,6 +13,7 @@ import { createToken, createWorld, TEST_PASSWORD, unique, type World } from '../
 import type { Harness } from '../helpers/harness.js';
 import { receivedOrder } from '../fixtures/receptions.js';
 import { outboundDocuments } from '../fixtures/returns.js';
+import { buc, createSalesOrderOf, moveThrough } from '../fixtures/sales-orders.js';
 import { subscription } from '../fixtures/webhooks.js';
 import { internalColumns, leaks, showsSecret } from '../helpers/leaks.js';
 import { callerOf } from '../helpers/successful-writes.js';
@@ -36,11 +37,8 @@ export async function fuzzWorld(h: Harness): Promise<FuzzWorld> {
   const own = await receivedOrder(world, world.client.id);
   const other = await receivedOrder(world, world.otherClient.id);
   const outbound = await outboundDocuments(world, world.client.id);
-  const so = await agent
-    .post('/api/sales-orders')
-    .send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: unique('SO-FUZZ-'), items: [{ article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: 1 }] })
-    .expect(201);
-  for (const status of ['picking', 'picked', 'delivered']) await agent.post(`/api/sales-orders/${so.body.data.id}/status`).send({ status }).expect(200);
+  const so = await createSalesOrderOf(world, world.client.id, [buc(world.articles.client, 1)], { internal_code: unique('SO-FUZZ-') });
+  await moveThrough(world, so.id, ['picking', 'picked', 'delivered'], 'providerAdmin', world.client.id);
   const hooks = [];
   for (let i = 0; i < 3; i++) hooks.push(await subscription(world, world.client.id));
   hooks.push(await subscription(world, world.otherClient.id));
@@ -55,7 +53,7 @@ export async function fuzzWorld(h: Harness): Promise<FuzzWorld> {
     poItems: [own.itemId, other.itemId],
     receptions: [own.receptionId, other.receptionId],
     receptionItems: (reception.body.data.items as Array<{ id: number }>).map((item) => item.id),
-    'sales-orders': [outbound.salesOrderId, so.body.data.id],
+    'sales-orders': [outbound.salesOrderId, so.id],
     returns: [outbound.returnId],
     webhooks: hooks.map((hook) => hook.webhookId),
     deliveries: hooks.map((hook) => hook.deliveryId),

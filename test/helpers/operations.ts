@@ -17,6 +17,18 @@ export function concretePath(op: ContractOperation, params: Record<string, strin
   return query.size > 0 ? `${path}?${query.toString()}` : path;
 }
 
+/** The required query parameters of the operation, each with the example the document gives it (`at` of GET /api/stock/as-of). */
+export function requiredQueryExamples(op: ContractOperation): Record<string, string | number> {
+  const required = op.parameters.filter((p) => p.in === 'query' && p.required);
+  return Object.fromEntries(
+    required.map((p) => {
+      const example = (p as { example?: unknown; schema?: { example?: unknown } }).example ?? (p as { schema?: { example?: unknown } }).schema?.example;
+      if (example === undefined) throw new Error(`${op.operationId}: the required query parameter ${p.name} has no example in the document`);
+      return [p.name, example as string | number];
+    }),
+  );
+}
+
 /** The example request body the document gives, if the operation takes a body. */
 export function exampleBody(op: ContractOperation): unknown {
   const body = (op.raw as { requestBody?: { content?: Record<string, { example?: unknown; schema?: { $ref?: string } }> } }).requestBody;

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { TEST_PASSWORD, unique, type World } from '../helpers/factories.js';
 import { runErpIntegration, type ErpClientFactory, type ErpOutcome } from './scenario.js';
+import { movements } from '../fixtures/probes.js';
 
 /** Runs the scenario through `factory` for `world`'s client company; checks every step. */
 export async function expectErpIntegration(factory: ErpClientFactory, baseUrl: string, world: World, db: Knex): Promise<ErpOutcome> {
@@ -46,8 +47,8 @@ export async function expectErpIntegration(factory: ErpClientFactory, baseUrl: s
   });
   expect(outcome.notFound).to.deep.equal({ status: 404, message: `Article NO-SUCH-${tag} was not found.` });
 
-  const movements = await db('stock_movements').where({ company_id: world.client.id }).orderBy('id').select('delta', 'cause', 'stock_type');
-  expect(movements.map((m) => [Number(m.delta), m.cause, m.stock_type])).to.deep.equal([
+  const moved = await movements(db, { company_id: world.client.id });
+  expect(moved.map((m) => [m.delta, m.cause, m.stock_type])).to.deep.equal([
     [10000, 'reception', 'STOC_OK'],
     [-6000, 'delivery', 'STOC_OK'],
     [2000, 'return', 'STOC_DEFECT'],

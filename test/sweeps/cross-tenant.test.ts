@@ -10,6 +10,7 @@ import { createWorld, type Actor, type World } from '../helpers/factories.js';
 import type { ContractOperation } from '../../src/platform/openapi/document.js';
 import { concretePath, exampleBody, operations, pathParams } from '../helpers/operations.js';
 import { tenantResources } from '../helpers/tenant-resources.js';
+import { registryProblems } from '../fixtures/registry.js';
 
 describe('Sweep: another tenant', () => {
   let h: Harness;
@@ -24,8 +25,9 @@ describe('Sweep: another tenant', () => {
 
   const withIds = operations.filter((op) => pathParams(op).length > 0);
 
-  it('When the document is read, Then every operation with a path parameter has a tenant resource', () => {
+  it('When the document is read, Then every operation with a path parameter is covered by the paths of a resource declaration (test/fixtures/registry.ts), and no two declarations claim the same path or write', () => {
     expect(withIds.map((op) => op.path).filter((path) => !tenantResources[path])).to.deep.equal([]);
+    expect(registryProblems()).to.deep.equal([]);
   });
 
   /** The caller of the operation acting for `company`: a user of `world`, or the integration's shared token. */

@@ -9,8 +9,8 @@ import type { ContractOperation } from '../../src/platform/openapi/document.js';
 import { createToken, createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { internalColumns, leaks, showsSecret } from '../helpers/leaks.js';
-import { concretePath, exampleBody, operations } from '../helpers/operations.js';
-import { callerOf, readParams, successfulWrites } from '../helpers/successful-writes.js';
+import { concretePath, exampleBody, operations, requiredQueryExamples } from '../helpers/operations.js';
+import { callerOf, successfulWrites } from '../helpers/successful-writes.js';
 import { tenantResources } from '../helpers/tenant-resources.js';
 
 const UNKNOWN = 'mass_assigned';
@@ -88,7 +88,7 @@ describe('Sweep: mass assignment', () => {
     for (const op of writes) {
       it(`When ${op.method} ${op.path} succeeds, Then its body shows no credential and no internal column`, async () => {
         const recipe = successfulWrites[op.operationId];
-        expect(recipe, `test/helpers/successful-writes.ts has no request for ${op.operationId}`).to.not.equal(undefined);
+        expect(recipe, `no resource declaration of test/fixtures/ has a request for ${op.operationId} in its writes`).to.not.equal(undefined);
         const req = await recipe!(world, h);
         const res = await callerOf(h, world, op, req.token).request(op.method, concretePath(op, req.params)).send(req.body as object);
         expect(res.status, res.text.slice(0, 300)).to.be.within(200, 299);
@@ -115,7 +115,7 @@ describe('Sweep: mass assignment', () => {
     // The document itself names `password` and `secret` as properties of its schemas: it is not data.
     for (const op of reads.filter((r) => r.operationId !== 'getOpenApiDocument')) {
       it(`When ${op.method} ${op.path} answers with the world's data, Then its body shows no credential and no internal column`, async () => {
-        const params = await (readParams[op.path] ?? tenantResources[op.path]?.otherProvider ?? (() => ({})))(world);
+        const params = { ...requiredQueryExamples(op), ...(await (tenantResources[op.path]?.own ?? (() => ({})))(world)) };
         const res = await callerOf(h, world, op).get(concretePath(op, params)).expect(200);
         expect(leaks(res.body, internal)).to.deep.equal([]);
       });

@@ -13,6 +13,8 @@ import { createWorld, unique } from '../helpers/factories.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { testEnv } from '../helpers/test-env.js';
 import { createArticle, isolatedApp, outboxIds, subscribe, testClock, testWorker, type Isolated } from './support.js';
+import { insertStoredEvent } from '../fixtures/faults.js';
+import { fanOutOf } from '../fixtures/probes.js';
 
 describe('Webhook fan-out: a burst of events to several subscriptions', () => {
   let h: Isolated;
@@ -73,7 +75,7 @@ describe('Webhook fan-out: a poison event', () => {
     await createArticle(world);
     const marker = unique('POISON-DATA-');
     const poison = eventId();
-    await h.db('outbox_events').insert({ event_id: poison, company_id: world.client.id, type: 'article.created', data: `{"broken": "${marker}"`, occurred_at: nowDb() });
+    await insertStoredEvent(h.db, { event_id: poison, company_id: world.client.id, type: 'article.created', data: `{"broken": "${marker}"`, occurred_at: nowDb() });
     await createArticle(world);
     await createArticle(world);
     const good = (await outboxIds(h.db, world.client.id)).filter((id) => id !== poison);
@@ -88,9 +90,9 @@ describe('Webhook fan-out: a poison event', () => {
     expect(rounds[0]!.fannedOut).to.equal(4);
     expect(receiver.ids().slice().sort()).to.deep.equal(good.slice().sort());
     expect(await h.db('webhook_deliveries').where({ webhook_id: webhookId, event_id: poison }).count({ n: '*' }).first()).to.deep.include({ n: 0 });
-    const row = await h.db('outbox_events').where('event_id', poison).first();
+    const row = await fanOutOf(h.db, poison);
     expect(row).to.include({ fan_out_attempts: MAX_FAN_OUT_ATTEMPTS, dispatched_at: null, fan_out_error: `The stored data of event ${poison} is not valid JSON.` });
-    expect(row.fan_out_failed_at).to.not.equal(null);
+    expect(row!.fan_out_failed_at).to.not.equal(null);
 
     // An event after it flows in one round: the queue is not blocked.
     const later = await createArticle(world);

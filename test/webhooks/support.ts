@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { createWebhookWorker, type WebhookWorker, type WorkerOptions } from '../../src/components/webhooks/webhooks.worker.js';
 import { epochMs } from '../../src/kernel/time.js';
 import { unique, type World } from '../helpers/factories.js';
+import { outboxEventIds } from '../fixtures/probes.js';
 
 export const silent = pino({ level: 'silent' });
 
@@ -93,7 +94,7 @@ export { epochMs };
 
 /** The event ids the outbox recorded for a company, oldest first. */
 export async function outboxIds(db: Knex, companyId: number): Promise<string[]> {
-  return (await db('outbox_events').where('company_id', companyId).orderBy('id').select('event_id')).map((r: { event_id: string }) => r.event_id);
+  return outboxEventIds(db, { companyId });
 }
 
 export const SECOND = 1000;

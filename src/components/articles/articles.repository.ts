@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
-import { engineOf, insertReturningId } from '../../platform/db/database.js';
+import { insertReturningId } from '../../platform/db/database.js';
 import { isPrimaryKeyViolation } from '../../platform/db/driver-errors.js';
 import { afterId, paged, whereContains, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
@@ -157,19 +157,9 @@ export async function listForClient(tx: Knex, clientId: number, limit: number): 
 }
 
 /**
- * The articles of `clientIds` among `ids`, by id. `share`: locked in share mode until the
- * transaction ends (MySQL/MariaDB; SQLite runs one transaction at a time), so their unit and
- * whole-number flag cannot change (lockArticle) before the transaction writes lines of them.
+ * Locks the article's row for the rest of the transaction: writers of document lines, which read
+ * their articles in share mode (documents/documents.repository.ts), wait.
  */
-export async function findForClients(tx: Knex, clientIds: readonly number[], ids: number[], options: { share?: boolean } = {}): Promise<Map<number, ArticleRow>> {
-  if (ids.length === 0 || clientIds.length === 0) return new Map();
-  const query = tx('articles').select('*').whereIn('company_id', clientIds).whereIn('id', ids).orderBy('id');
-  if (options.share && engineOf(tx) === 'mysql') query.forShare();
-  const rows = (await query) as ArticleRow[];
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-/** Locks the article's row for the rest of the transaction: writers of its lines (findForClients with share) wait. */
 export async function lockArticle(tx: Knex, id: number): Promise<void> {
   await tx('articles').where('id', id).update({ id: tx.raw('??', ['id']) });
 }

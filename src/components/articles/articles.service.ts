@@ -6,17 +6,15 @@ import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
-import { isPrimaryKeyViolation, isUniqueViolation } from '../../platform/db/driver-errors.js';
 import { codeTaken, type Paged } from '../../platform/db/queries.js';
-import { inTransaction } from '../../platform/db/transaction.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import { recordEvent } from '../../platform/outbox.js';
 import { inputTime } from '../../platform/input-time.js';
 import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
 import { requireUnit } from '../reference/reference.service.js';
 import * as repository from './articles.repository.js';
 import type { Article, ArticleFields, ArticleRow } from './articles.repository.js';
+import { codeTakenMessage, idTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { integerOnlyField, integerOnlyOf, unitRuleProblems, type ArticleUsage, type UnitRuleChange } from './articles.rules.js';
 import { Problems } from '../../platform/problems.js';
 import { nonZeroBalancesOf } from '../stock/stock.service.js';
@@ -30,8 +28,8 @@ const messages = {
   notFound: (id: number) => `Article ${id} was not found.`,
   codeNotFound: (code: string) => `Article ${code} was not found.`,
   ambiguousCode: (code: string) => `Article ${code} exists for more than one client in scope; send X-Company-Id of the client.`,
-  codeTaken: 'The article_code has already been taken for this client.',
-  idTaken: 'The id has already been taken.',
+  codeTaken: codeTakenMessage('article_code'),
+  idTaken: idTakenMessage('id'),
   idFixed: (id: number) => `The id cannot change; this article's id is ${id}.`,
   clientFixed: (id: number) => `The client_3pl_id cannot change; this article belongs to client ${id}.`,
   clientNotInScope: 'The client_3pl_id must be a client company in scope.',
@@ -49,29 +47,24 @@ export function clientFor(scope: Extract<CompanyScope, { kind: 'company' }>, req
   throw InputError.field('client_3pl_id', messages.clientRequired);
 }
 
-/** What a write did: the row as it now is, and whether it changed (an unchanged row records no event). */
-interface Written {
-  row: ArticleRow;
-  changed: boolean;
-}
-
-async function writeWithEvent(
+/**
+ * Runs an article write as every resource write runs (documents/document-writes.ts): the article
+ * as it then is, `type` recorded when the write changed it, a lost race on the id or the code as
+ * the 422 the up-front checks give.
+ */
+function writeArticle(
   ctx: TenantContext,
   type: 'article.created' | 'article.updated',
-  write: (tx: Knex.Transaction) => Promise<Written>,
+  work: (tx: Knex.Transaction) => Promise<number | { id: number; changed: boolean }>,
 ): Promise<Article> {
-  try {
-    return await inTransaction(ctx.db, async (tx) => {
-      const { row, changed } = await write(tx);
-      const article = repository.toArticle(row);
-      if (changed) await recordEvent(tx, { companyId: article.client_3pl_id, type, data: article });
-      return article;
-    });
-  } catch (error) {
-    if (isPrimaryKeyViolation(error)) throw InputError.field('id', messages.idTaken);
-    if (isUniqueViolation(error)) throw InputError.field('article_code', messages.codeTaken);
-    throw error;
-  }
+  return writeDocument(ctx.db, {
+    type,
+    codeField: 'article_code',
+    idField: 'id',
+    work,
+    reread: async (tx, id) => repository.toArticle((await repository.findArticle(tx, ctx.scope, id))!),
+    companyOf: (article) => article.client_3pl_id,
+  });
 }
 
 export function listArticles(ctx: TenantContext, search: string | undefined, page: PageRequest): Promise<Paged<Article>> {
@@ -99,26 +92,33 @@ export async function getArticle(ctx: TenantContext, id: number): Promise<Articl
   return repository.toArticle(await requireArticle(ctx, id));
 }
 
+/**
+ * Creates an article: its client, unit, id and code are checked, every problem answered at once;
+ * the id and the code in the transaction that writes it.
+ */
 export async function createArticle(ctx: TenantContext, body: Schema<'ArticleCreate'>): Promise<Article> {
   const scope = companyScope(ctx);
-  const integerOnly = integerOnlyOf(body);
-  const clientId = clientFor(scope, body.client_3pl_id);
-  const unit = await requireUnit(ctx.db, scope.providerId, body.um3pl, 'um3pl');
-  const fields: ArticleFields & { id?: number } = {
-    ...(body.id !== undefined ? { id: body.id } : {}),
-    company_id: clientId,
-    article_code: body.article_code,
-    name: body.name ?? null,
-    description: body.description,
-    um3pl: unit.code,
-    integer_only_um3pl_quantity: integerOnly ?? false,
-    barcode: body.um3pl_barcode ?? null,
-    active: body.active ?? true,
-  };
-  return writeWithEvent(ctx, 'article.created', async (tx) => {
-    if (body.id !== undefined && (await repository.idTaken(tx, body.id))) throw InputError.field('id', messages.idTaken);
-    if (await codeTaken(tx, 'articles', 'article_code', clientId, body.article_code)) throw InputError.field('article_code', messages.codeTaken);
-    return { row: await repository.insertArticle(tx, fields), changed: true };
+  const found = new Problems();
+  const integerOnly = found.attempt(() => integerOnlyOf(body));
+  const clientId = found.attempt(() => clientFor(scope, body.client_3pl_id));
+  const unit = await found.collect(requireUnit(ctx.db, scope.providerId, body.um3pl, 'um3pl'));
+  return writeArticle(ctx, 'article.created', async (tx) => {
+    const problems = found.copy();
+    if (body.id !== undefined && (await repository.idTaken(tx, body.id))) problems.add('id', messages.idTaken);
+    if (clientId !== undefined && (await codeTaken(tx, 'articles', 'article_code', clientId, body.article_code))) problems.add('article_code', messages.codeTaken);
+    problems.throwIfAny();
+    const row = await repository.insertArticle(tx, {
+      ...(body.id !== undefined ? { id: body.id } : {}),
+      company_id: clientId!,
+      article_code: body.article_code,
+      name: body.name ?? null,
+      description: body.description,
+      um3pl: unit!.code,
+      integer_only_um3pl_quantity: integerOnly ?? false,
+      barcode: body.um3pl_barcode ?? null,
+      active: body.active ?? true,
+    });
+    return row.id;
   });
 }
 
@@ -142,18 +142,16 @@ async function usageOf(tx: Knex.Transaction, articleId: number): Promise<Article
  * (they lock it in share mode, document-lines.ts; stock writers do so through the movement's foreign
  * key on MySQL/MariaDB; SQLite runs one transaction at a time), so nothing slips in between.
  */
-async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Partial<ArticleFields>, sent: SentNames = {}): Promise<Article> {
-  const problems = new Problems();
+async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Partial<ArticleFields>, sent: SentNames = {}, found = new Problems()): Promise<Article> {
   if (next.um3pl !== undefined) {
-    next.um3pl = (await problems.collect(requireUnit(ctx.db, companyScope(ctx).providerId, next.um3pl, sent.um3pl ?? 'um3pl')))?.code;
+    next.um3pl = (await found.collect(requireUnit(ctx.db, companyScope(ctx).providerId, next.um3pl, sent.um3pl ?? 'um3pl')))?.code;
   }
-  problems.throwIfAny();
-  if (Object.keys(changedFields(current, next)).length === 0) return repository.toArticle(current);
-  return writeWithEvent(ctx, 'article.updated', async (tx) => {
+  if (!found.any && Object.keys(changedFields(current, next)).length === 0) return repository.toArticle(current);
+  return writeArticle(ctx, 'article.updated', async (tx) => {
+    const problems = found.copy();
     await repository.lockArticle(tx, current.id);
     const locked = (await repository.findArticle(tx, ctx.scope, current.id))!;
     const changes = changedFields(locked, next);
-    if (Object.keys(changes).length === 0) return { row: locked, changed: false };
     const rule: UnitRuleChange = {
       unitField: changes.um3pl !== undefined ? (sent.um3pl ?? 'um3pl') : undefined,
       wholeOnlyField: changes.integer_only_um3pl_quantity === true ? (sent.integer_only_um3pl_quantity ?? 'integer_only_um3pl_quantity') : undefined,
@@ -165,7 +163,9 @@ async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Parti
     }
     if (changes.article_code !== undefined && (await codeTaken(tx, 'articles', 'article_code', locked.company_id, changes.article_code))) problems.add('article_code', messages.codeTaken);
     problems.throwIfAny();
-    return { row: await repository.updateArticle(tx, locked.id, changes), changed: true };
+    if (Object.keys(changes).length === 0) return { id: locked.id, changed: false };
+    await repository.updateArticle(tx, locked.id, changes);
+    return { id: locked.id, changed: true };
   });
 }
 
@@ -180,7 +180,6 @@ export async function updateArticle(ctx: TenantContext, id: number, body: Schema
   if (body.id !== undefined && body.id !== current.id) problems.add('id', messages.idFixed(current.id));
   if (body.client_3pl_id !== undefined && body.client_3pl_id !== current.company_id) problems.add('client_3pl_id', messages.clientFixed(current.company_id));
   const integerOnly = problems.attempt(() => integerOnlyOf(body));
-  problems.throwIfAny();
   return applyChanges(
     ctx,
     current,
@@ -194,11 +193,15 @@ export async function updateArticle(ctx: TenantContext, id: number, body: Schema
       active: body.active,
     },
     { integer_only_um3pl_quantity: integerOnlyField(body) },
+    problems,
   );
 }
 
-/** `sent`: the names the fields came under, when an integration sent them by an alias (`uom` for `um3pl`). */
-export async function patchArticleByCode(ctx: TenantContext, code: string, patch: ArticlePatch, sent: SentNames = {}): Promise<Article> {
+/**
+ * `sent`: the names the fields came under, when an integration sent them by an alias (`uom` for
+ * `um3pl`); `problems`: what the caller found wrong with the patch already (answered with the rest).
+ */
+export async function patchArticleByCode(ctx: TenantContext, code: string, patch: ArticlePatch, sent: SentNames = {}, problems = new Problems()): Promise<Article> {
   const found = await repository.findByCode(ctx.db, ctx.scope, code);
   if (found.length === 0) throw new NotFoundError(messages.codeNotFound(code));
   if (found.length > 1) throw InputError.field('X-Company-Id', messages.ambiguousCode(code));
@@ -208,7 +211,7 @@ export async function patchArticleByCode(ctx: TenantContext, code: string, patch
     barcode: patch.barcode,
     um3pl: patch.um3pl,
     active: patch.active,
-  }, sent);
+  }, sent, problems);
 }
 
 export async function syncArticles(

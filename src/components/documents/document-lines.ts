@@ -7,13 +7,13 @@
  * The articles are read in the writer's transaction and locked in share mode there (MySQL/MariaDB;
  * SQLite runs one transaction at a time): an article's unit and whole-number flag change only
  * under an exclusive lock of its row (articles.service.ts), so a line is never written in a unit,
- * or with a fraction, that its article no longer takes.
+ * or with a fraction, that its article no longer takes (documents.repository.ts reads them).
  */
 import type { Knex } from 'knex';
 import { parseQuantity, wholeNumberViolation, type ParsedQuantity } from '../../kernel/quantity.js';
 import type { Problems } from '../../platform/problems.js';
 import { unitFlags } from '../reference/reference.service.js';
-import { articlesForLines } from '../articles/article-lookup.js';
+import { articlesOfLines } from './documents.repository.js';
 
 export interface LineInput {
   article_id: number;
@@ -59,7 +59,7 @@ export type RuleFor = (articleId: number, unit: string) => QuantityRule;
 /** The quantity rules of lines of existing document lines' articles, read (and share-locked) in the writer's transaction. */
 export async function quantityRules(tx: Knex, context: { clientId: number; providerId: number }, articleIds: number[]): Promise<RuleFor> {
   const [articles, units] = await Promise.all([
-    articlesForLines(tx, [context.clientId], [...new Set(articleIds)], { share: true }),
+    articlesOfLines(tx, [context.clientId], [...new Set(articleIds)], { share: true }),
     unitFlags(tx, context.providerId),
   ]);
   return (articleId, unit) => {
@@ -104,7 +104,7 @@ export async function resolveLines(tx: Knex, context: LineContext, lines: readon
   const prefix = options.prefix ?? 'items';
   const clients = context.clientId === undefined ? context.clientIds : [context.clientId];
   const [articles, units] = await Promise.all([
-    articlesForLines(tx, clients, [...new Set(lines.map((l) => l.article_id))], { share: true }),
+    articlesOfLines(tx, clients, [...new Set(lines.map((l) => l.article_id))], { share: true }),
     unitFlags(tx, context.providerId),
   ]);
   const resolved: ResolvedLine[] = [];

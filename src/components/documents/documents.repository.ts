@@ -1,20 +1,34 @@
-/** The SQL every document type shares: whether a client already uses a document code. */
+/**
+ * The SQL document lines share: the articles their lines name, read in the writer's transaction.
+ * The articles table belongs to the articles component, which changes an article's unit or
+ * whole-number flag only under an exclusive lock of its row (articles.repository.ts lockArticle);
+ * the share lock taken here makes a line's writer and such a change wait for each other.
+ */
 import type { Knex } from 'knex';
+import { engineOf } from '../../platform/db/database.js';
 
-/** The tables whose rows carry a client's unique code, with the code's column. */
-const codeColumns = {
-  articles: 'article_code',
-  purchase_orders: 'internal_code',
-  sales_orders: 'internal_code',
-  receptions: 'internal_code',
-  returns: 'internal_code',
-} as const;
+/** What a line needs of its article. */
+export interface LineArticle {
+  id: number;
+  company_id: number;
+  article_code: string;
+  um3pl: string;
+  integer_only_um3pl_quantity: boolean | number;
+  active: boolean | number;
+}
 
-export type CodedTable = keyof typeof codeColumns;
-
-/** Whether `code` is taken among the client's rows of `table` (other than `exceptId`). */
-export async function codeTaken(tx: Knex, table: CodedTable, clientId: number, code: string, exceptId?: number): Promise<boolean> {
-  const query = tx(table).select('id').where({ company_id: clientId, [codeColumns[table]]: code });
-  if (exceptId !== undefined) query.whereNot('id', exceptId);
-  return (await query.first()) !== undefined;
+/**
+ * The articles of `ids` that belong to one of `clientIds`, by id; locked in share mode until the
+ * transaction ends when `share` is set (MySQL/MariaDB; SQLite runs one writer at a time).
+ */
+export async function articlesOfLines(tx: Knex, clientIds: readonly number[], ids: readonly number[], options: { share?: boolean } = {}): Promise<Map<number, LineArticle>> {
+  if (ids.length === 0 || clientIds.length === 0) return new Map();
+  const query = tx('articles')
+    .select('id', 'company_id', 'article_code', 'um3pl', 'integer_only_um3pl_quantity', 'active')
+    .whereIn('company_id', clientIds as number[])
+    .whereIn('id', ids as number[])
+    .orderBy('id');
+  if (options.share && engineOf(tx) === 'mysql') query.forShare();
+  const rows = (await query) as LineArticle[];
+  return new Map(rows.map((r) => [r.id, r]));
 }

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { ModuleSlug } from '../../kernel/access.js';
 import { EVENT_CATALOGUE } from '../../generated/events.generated.js';
 import { nowDb } from '../../kernel/time.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { InputError } from '../../platform/errors.js';
 import { EVENTS_FEED, hasUnstamped, stampFeed } from '../../platform/feeds/sequencer.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -75,7 +76,9 @@ export function pruneEvents(retentionDays: number): { name: string; run(db: Knex
     name: 'prune-events',
     run: async (db) => {
       const cutoff = nowDb(() => Date.now() - retentionDays * DAY_MS);
-      while ((await repository.deleteEventsBefore(db, cutoff, 1000)) > 0);
+      // Every instance runs this job: a batch whose rows another instance's job deleted at the same
+      // moment on another Galera node fails certification and is run again (then finding less).
+      while ((await inTransaction(db, (tx) => repository.deleteEventsBefore(tx, cutoff, 1000))) > 0);
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Knex } from 'knex';
 import { MODULES } from '../../kernel/access.js';
 import { epochMs, toApiTime } from '../../kernel/time.js';
 import type { AppDeps } from '../../platform/app-deps.js';
@@ -81,5 +82,8 @@ export async function checkHealth(deps: AppDeps, now = Date.now()): Promise<Heal
   };
 }
 
-export { recordHeartbeat } from './health.repository.js';
+/** Records that the job `name` (the scheduler's `cron`, a webhook worker) is alive now. */
+export function recordHeartbeat(db: Knex, name: string): Promise<void> {
+  return repository.recordHeartbeat(db, name);
+}
 export { checkReadiness } from './readiness.js';

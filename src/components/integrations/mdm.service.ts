@@ -6,7 +6,8 @@
 import type { Knex } from 'knex';
 import { modulesRequired } from '../../kernel/access.js';
 import { ALL_COMPANIES } from '../../kernel/company-scope.js';
-import { ForbiddenError, InputError } from '../../platform/errors.js';
+import { ForbiddenError } from '../../platform/errors.js';
+import { Problems } from '../../platform/problems.js';
 import { readDocument } from '../../platform/openapi/document.js';
 import type { Principal } from '../../kernel/identity.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -34,31 +35,40 @@ export function syncFields(): Schema<'MdmSyncFields'> {
 }
 
 /**
- * The patch with every alias replaced by its field, and the name each field was sent under; a
- * field and an alias that disagree are a 422 on the alias.
+ * The patch with every alias replaced by its field, and the name each field was sent under. A
+ * field and an alias that disagree are a problem on the alias (every such pair is gathered in
+ * `problems`), and the field they disagree on is left out of the patch.
  */
-export function resolveAliases(body: MdmPatch): { patch: ArticlePatch; sent: Record<string, string> } {
+export function resolveAliases(body: MdmPatch): { patch: ArticlePatch; sent: Record<string, string>; problems: Problems } {
   const { aliases } = syncFields();
+  const problems = new Problems();
   const patch: Record<string, unknown> = {};
   const from: Record<string, string> = {};
+  const conflicting = new Set<string>();
   for (const [key, value] of Object.entries(body)) {
     const field = aliases[key] ?? key;
     if (field in patch && patch[field] !== value) {
       const earlier = from[field]!;
       const alias = aliases[key] !== undefined ? key : earlier;
       const other = alias === key ? earlier : key;
-      throw InputError.field(alias, `The ${alias} field and the ${other} field both set ${field}, with different values.`);
+      problems.add(alias, `The ${alias} field and the ${other} field both set ${field}, with different values.`);
+      conflicting.add(field);
+      continue;
     }
     patch[field] = value;
     from[field] ??= key;
   }
-  return { patch: patch as ArticlePatch, sent: from };
+  for (const field of conflicting) delete patch[field];
+  return { patch: patch as ArticlePatch, sent: from, problems };
 }
 
-/** The article partial update; an error on a field sent under an alias is keyed by the alias (`uom`, not `um3pl`). */
+/**
+ * The article partial update; an error on a field sent under an alias is keyed by the alias (`uom`,
+ * not `um3pl`), and the aliases' conflicts come in the same 422 as the update's own problems.
+ */
 export function patchByCode(ctx: TenantContext, code: string, body: MdmPatch): Promise<Article> {
-  const { patch, sent } = resolveAliases(body);
-  return patchArticleByCode(ctx, code, patch, { um3pl: sent.um3pl });
+  const { patch, sent, problems } = resolveAliases(body);
+  return patchArticleByCode(ctx, code, patch, { um3pl: sent.um3pl }, problems);
 }
 
 /** The articles of the client company in the path: 404 for one that is not a client, 403 when its modules are off. */

@@ -13,16 +13,15 @@ import { InputError, NotFoundError } from '../../platform/errors.js';
 import { Problems } from '../../platform/problems.js';
 import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import { recordEvent } from '../../platform/outbox.js';
+import type { EventType } from '../../platform/outbox.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
 import { lineQuantity, quantityRules } from '../documents/document-lines.js';
-import { codeTakenMessage, mapCodeTaken } from '../documents/document-writes.js';
+import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
 import { checkWarehouse } from '../reference/reference.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { Reception, ReceptionResource } from './receptions.repository.js';
-import { inTransaction } from '../../platform/db/transaction.js';
 
 export const messages = {
   notFound: (id: number) => `Reception ${id} was not found.`,
@@ -37,6 +36,21 @@ export const messages = {
 };
 
 
+
+/** Runs `work` as a document write (documents/document-writes.ts) answering the reception as it now is. */
+export function writeReception(
+  ctx: TenantContext,
+  type: Extract<EventType, 'reception.created' | 'reception.updated'>,
+  work: (tx: Knex.Transaction) => Promise<number | { id: number; changed: boolean }>,
+): Promise<ReceptionResource> {
+  return writeDocument(ctx.db, {
+    type,
+    codeField: 'internal_code',
+    work,
+    reread: async (tx, id) => repository.toReception((await repository.findReception(tx, ctx.scope, id))!),
+    companyOf: (reception) => reception.client_3pl_id,
+  });
+}
 
 /** The order in scope that can still receive, or a 422 on purchase_order_id. */
 function stillReceivable(order: Order | undefined): Order {
@@ -86,65 +100,61 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
   await checkWarehouse(ctx, body.warehouse_id, 'warehouse_id', found);
   // The lines are lines of the order: without it there is nothing to check them against.
   const before = receivable ?? found.fail();
-  return mapCodeTaken('internal_code', () =>
-    inTransaction(ctx.db, async (tx) => {
-      const problems = found.copy();
-      await lockPurchaseOrder(tx, before.id);
-      const order = (await problems.collect(requireOrder(tx, ctx.scope, before.id).then(stillReceivable))) ?? problems.fail();
-      const ruleFor = await quantityRules(tx, { clientId: order.company_id, providerId: scope.providerId }, order.items.map((i) => i.article_id));
-      const seen = new Set<number>();
-      const lines: Array<{ index: number; item: Order['items'][number]; quantity: number }> = [];
-      body.selected_items.forEach((selected, i) => {
-        const problem = (field: string, message: string) => problems.add(`selected_items.${i}.${field}`, message);
-        const item = order.items.find((candidate) => candidate.id === selected.po_item_id);
-        if (!item) return problem('po_item_id', messages.notALine(selected.po_item_id, order.id));
-        if (seen.has(item.id)) return problem('po_item_id', messages.repeated(item.id));
-        seen.add(item.id);
-        const quantity = lineQuantity(selected.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
-        if (!quantity.ok) return problem('quantity_um3pl', quantity.message);
-        const remaining = item.quantity - item.received_quantity;
-        if (quantity.thousandths > remaining) {
-          return problem('quantity_um3pl', messages.exceeds(toQuantity(quantity.thousandths), toQuantity(remaining), toQuantity(item.quantity)));
-        }
-        lines.push({ index: i, item, quantity: quantity.thousandths });
-      });
-      if (body.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', order.company_id, body.internal_code))) problems.add('internal_code', messages.codeTaken);
-      problems.throwIfAny();
-      const id = await repository.insertReception(
-        tx,
-        {
-          company_id: order.company_id,
-          purchase_order_id: order.id,
-          warehouse_id: body.warehouse_id,
-          internal_code: body.internal_code ?? null,
-          notes: body.notes ?? null,
-          external_reference: body.external_reference ?? null,
-        },
-        lines.map((l) => ({ poItemId: l.item.id, articleId: l.item.article_id, um3pl: l.item.um3pl, quantity: l.quantity })),
-      );
-      for (const { line: { index, item, quantity } } of inLockOrder(lines, (l) => ({ articleId: l.item.article_id }))) {
-        const field = `selected_items.${index}.quantity_um3pl`;
-        // The remainder was checked under the order's lock; the conditional statement still has the last word.
-        if (!(await moveReceived(tx, order.id, item.id, quantity))) {
-          throw InputError.field(field, `Receiving ${toQuantity(quantity)} would exceed what remains on this line.`);
-        }
-        await applyStockChange(tx, {
-          clientId: order.company_id,
-          warehouseId: body.warehouse_id,
-          articleId: item.article_id,
-          stockType: 'STOC_OK',
-          delta: quantity,
-          cause: 'reception',
-          document: { kind: 'reception', id },
-          userId: userOf(ctx),
-          articleCode: item.article_code,
-          field,
-        });
+  return writeReception(ctx, 'reception.created', async (tx) => {
+    const problems = found.copy();
+    await lockPurchaseOrder(tx, before.id);
+    const order = (await problems.collect(requireOrder(tx, ctx.scope, before.id).then(stillReceivable))) ?? problems.fail();
+    const ruleFor = await quantityRules(tx, { clientId: order.company_id, providerId: scope.providerId }, order.items.map((i) => i.article_id));
+    const seen = new Set<number>();
+    const lines: Array<{ index: number; item: Order['items'][number]; quantity: number }> = [];
+    body.selected_items.forEach((selected, i) => {
+      const problem = (field: string, message: string) => problems.add(`selected_items.${i}.${field}`, message);
+      const item = order.items.find((candidate) => candidate.id === selected.po_item_id);
+      if (!item) return problem('po_item_id', messages.notALine(selected.po_item_id, order.id));
+      if (seen.has(item.id)) return problem('po_item_id', messages.repeated(item.id));
+      seen.add(item.id);
+      const quantity = lineQuantity(selected.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
+      if (!quantity.ok) return problem('quantity_um3pl', quantity.message);
+      const remaining = item.quantity - item.received_quantity;
+      if (quantity.thousandths > remaining) {
+        return problem('quantity_um3pl', messages.exceeds(toQuantity(quantity.thousandths), toQuantity(remaining), toQuantity(item.quantity)));
       }
-      await refreshAfterReceipt(tx, scope, order.id);
-      const reception = repository.toReception((await repository.findReception(tx, scope, id))!);
-      await recordEvent(tx, { companyId: order.company_id, type: 'reception.created', data: reception });
-      return reception;
-    }),
-  );
+      lines.push({ index: i, item, quantity: quantity.thousandths });
+    });
+    if (body.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', order.company_id, body.internal_code))) problems.add('internal_code', messages.codeTaken);
+    problems.throwIfAny();
+    const id = await repository.insertReception(
+      tx,
+      {
+        company_id: order.company_id,
+        purchase_order_id: order.id,
+        warehouse_id: body.warehouse_id,
+        internal_code: body.internal_code ?? null,
+        notes: body.notes ?? null,
+        external_reference: body.external_reference ?? null,
+      },
+      lines.map((l) => ({ poItemId: l.item.id, articleId: l.item.article_id, um3pl: l.item.um3pl, quantity: l.quantity })),
+    );
+    for (const { line: { index, item, quantity } } of inLockOrder(lines, (l) => ({ articleId: l.item.article_id }))) {
+      const field = `selected_items.${index}.quantity_um3pl`;
+      // The remainder was checked under the order's lock; the conditional statement still has the last word.
+      if (!(await moveReceived(tx, order.id, item.id, quantity))) {
+        throw InputError.field(field, `Receiving ${toQuantity(quantity)} would exceed what remains on this line.`);
+      }
+      await applyStockChange(tx, {
+        clientId: order.company_id,
+        warehouseId: body.warehouse_id,
+        articleId: item.article_id,
+        stockType: 'STOC_OK',
+        delta: quantity,
+        cause: 'reception',
+        document: { kind: 'reception', id },
+        userId: userOf(ctx),
+        articleCode: item.article_code,
+        field,
+      });
+    }
+    await refreshAfterReceipt(tx, scope, order.id);
+    return id;
+  });
 }

@@ -7,82 +7,76 @@
  */
 import { changedFields } from '../../kernel/changes.js';
 import { toQuantity } from '../../kernel/quantity.js';
-import { recordEvent } from '../../platform/outbox.js';
 import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
 import { lineQuantity, quantityRules } from '../documents/document-lines.js';
 import { codeTaken } from '../../platform/db/queries.js';
-import { mapCodeTaken } from '../documents/document-writes.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
-import { messages, requireReception } from './receptions.service.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { messages, requireReception, writeReception } from './receptions.service.js';
 
 /**
  * The purchase order is locked first (receptions and corrections of one order queue up), then the
- * reception and its lines are read as they now are and every correction checked, every problem at once.
+ * reception and its lines are read as they now are and every change checked: the code, each line,
+ * and what each correction would do to the order's line and the stock, every problem at once (the
+ * corrections that pass are made in the transaction, which a problem rolls back).
  */
 export async function updateReception(ctx: TenantContext, id: number, body: Schema<'ReceptionUpdate'>): Promise<ReceptionResource> {
   const scope = companyScope(ctx);
   const before = await requireReception(ctx.db, ctx.scope, id);
-  return mapCodeTaken('internal_code', () =>
-    inTransaction(ctx.db, async (tx) => {
-      await lockPurchaseOrder(tx, before.purchase_order_id);
-      const reception = (await repository.findReception(tx, scope, id))!;
-      const problems = new Problems();
-      const changes: Partial<ReceptionRow> = {};
-      if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
-      if (body.notes !== undefined) changes.notes = body.notes;
-      if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
-      if (changes.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', reception.company_id, changes.internal_code, id))) problems.add('internal_code', messages.codeTaken);
-      const ruleFor = await quantityRules(tx, { clientId: reception.company_id, providerId: scope.providerId }, reception.items.map((i) => i.article_id));
-      const corrections: Array<{ index: number; item: ReceptionItemRow; quantity: number }> = [];
-      const seen = new Set<number>();
-      (body.items ?? []).forEach((line, i) => {
-        const item = reception.items.find((candidate) => candidate.id === line.id);
-        if (!item) return problems.add(`items.${i}.id`, messages.notThisReception(line.id, id));
-        if (seen.has(item.id)) return problems.add(`items.${i}.id`, messages.repeated(item.id));
-        seen.add(item.id);
-        const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
-        if (!quantity.ok) return problems.add(`items.${i}.quantity_um3pl`, quantity.message);
-        corrections.push({ index: i, item, quantity: quantity.thousandths });
-      });
-      problems.throwIfAny();
-      let moved = false;
-      for (const { line: { index, item, quantity } } of inLockOrder(corrections, (c) => ({ articleId: c.item.article_id }))) {
-        const delta = quantity - item.quantity;
-        if (delta === 0) continue;
-        moved = true;
-        const field = `items.${index}.quantity_um3pl`;
-        if (!(await moveReceived(tx, reception.purchase_order_id, item.po_item_id, delta))) {
-          problems.add(field, `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`);
-          continue;
-        }
-        await applyStockChange(tx, {
-          clientId: reception.company_id,
-          warehouseId: reception.warehouse_id,
-          articleId: item.article_id,
-          stockType: 'STOC_OK',
-          delta,
-          cause: 'reception_correction',
-          document: { kind: 'reception', id },
-          userId: userOf(ctx),
-          articleCode: item.article_code,
-          field,
-        }).catch((error: unknown) => problems.absorb(error));
-        await repository.setItemQuantity(tx, item.id, quantity);
+  return writeReception(ctx, 'reception.updated', async (tx) => {
+    await lockPurchaseOrder(tx, before.purchase_order_id);
+    const reception = (await repository.findReception(tx, scope, id))!;
+    const problems = new Problems();
+    const changes: Partial<ReceptionRow> = {};
+    if (body.internal_code !== undefined) changes.internal_code = body.internal_code;
+    if (body.notes !== undefined) changes.notes = body.notes;
+    if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
+    if (changes.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', reception.company_id, changes.internal_code, id))) problems.add('internal_code', messages.codeTaken);
+    const ruleFor = await quantityRules(tx, { clientId: reception.company_id, providerId: scope.providerId }, reception.items.map((i) => i.article_id));
+    const corrections: Array<{ index: number; item: ReceptionItemRow; quantity: number }> = [];
+    const seen = new Set<number>();
+    (body.items ?? []).forEach((line, i) => {
+      const item = reception.items.find((candidate) => candidate.id === line.id);
+      if (!item) return problems.add(`items.${i}.id`, messages.notThisReception(line.id, id));
+      if (seen.has(item.id)) return problems.add(`items.${i}.id`, messages.repeated(item.id));
+      seen.add(item.id);
+      const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
+      if (!quantity.ok) return problems.add(`items.${i}.quantity_um3pl`, quantity.message);
+      corrections.push({ index: i, item, quantity: quantity.thousandths });
+    });
+    let moved = false;
+    for (const { line: { index, item, quantity } } of inLockOrder(corrections, (c) => ({ articleId: c.item.article_id }))) {
+      const delta = quantity - item.quantity;
+      if (delta === 0) continue;
+      moved = true;
+      const field = `items.${index}.quantity_um3pl`;
+      if (!(await moveReceived(tx, reception.purchase_order_id, item.po_item_id, delta))) {
+        problems.add(field, `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`);
+        continue;
       }
-      problems.throwIfAny();
-      if (moved) await refreshAfterReceipt(tx, scope, reception.purchase_order_id);
-      const header = changedFields(reception, changes);
-      if (Object.keys(header).length === 0 && !moved) return repository.toReception(reception);
-      await repository.updateReception(tx, id, header);
-      const updated = repository.toReception((await repository.findReception(tx, scope, id))!);
-      await recordEvent(tx, { companyId: updated.client_3pl_id, type: 'reception.updated', data: updated });
-      return updated;
-    }),
-  );
+      await applyStockChange(tx, {
+        clientId: reception.company_id,
+        warehouseId: reception.warehouse_id,
+        articleId: item.article_id,
+        stockType: 'STOC_OK',
+        delta,
+        cause: 'reception_correction',
+        document: { kind: 'reception', id },
+        userId: userOf(ctx),
+        articleCode: item.article_code,
+        field,
+      }).catch((error: unknown) => problems.absorb(error));
+      await repository.setItemQuantity(tx, item.id, quantity);
+    }
+    problems.throwIfAny();
+    if (moved) await refreshAfterReceipt(tx, scope, reception.purchase_order_id);
+    const header = changedFields(reception, changes);
+    if (Object.keys(header).length === 0 && !moved) return { id, changed: false };
+    await repository.updateReception(tx, id, header);
+    return { id, changed: true };
+  });
 }

@@ -12,16 +12,14 @@ import { clientInScope } from '../../kernel/company-scope.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import { recordEvent } from '../../platform/outbox.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
 import { resolveLines, type ResolvedLine } from '../documents/document-lines.js';
-import { codeTakenMessage, mapCodeTaken } from '../documents/document-writes.js';
+import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { checkWarehouse } from '../reference/reference.service.js';
 import { clientPartner, lockReturnableOrder } from '../sales-orders/sales-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './returns.repository.js';
 import type { ReturnResource } from './returns.repository.js';
-import { inTransaction } from '../../platform/db/transaction.js';
 
 const messages = {
   notFound: (id: number) => `Return ${id} was not found.`,
@@ -66,8 +64,12 @@ function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Map<num
  */
 export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreate'>): Promise<ReturnResource> {
   const scope = companyScope(ctx);
-  return mapCodeTaken('internal_code', () =>
-    inTransaction(ctx.db, async (tx) => {
+  return writeDocument(ctx.db, {
+    type: 'return.created',
+    codeField: 'internal_code',
+    reread: async (tx, id) => (await repository.findReturn(tx, ctx.scope, id))!,
+    companyOf: (created) => created.client_3pl_id,
+    work: async (tx) => {
       const problems = new Problems();
       const using = { ...ctx, db: tx };
       const orderId = body.sales_order_id ?? undefined;
@@ -108,9 +110,7 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
           field: `items.${line.index}.quantity_um3pl`,
         });
       }
-      const created = (await repository.findReturn(tx, ctx.scope, id))!;
-      await recordEvent(tx, { companyId: client, type: 'return.created', data: created });
-      return created;
-    }),
-  );
+      return id;
+    },
+  });
 }

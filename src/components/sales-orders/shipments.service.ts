@@ -16,7 +16,7 @@ import { recordEvent } from '../../platform/outbox.js';
 import { Problems } from '../../platform/problems.js';
 import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
 import { lineQuantity, quantityRules } from '../documents/document-lines.js';
-import { codeTakenMessage, mapCodeTaken } from '../documents/document-writes.js';
+import { codeTakenMessage, withKeysAsFieldErrors } from '../documents/document-writes.js';
 import * as orders from './sales-orders.repository.js';
 import type { SalesOrder } from './sales-orders.repository.js';
 import { leftToShip, shippingRefusal } from './sales-orders.rules.js';
@@ -101,7 +101,7 @@ function shipmentFields(body: ShipmentCreate, problems: Problems): { shipped_at?
  * has left, and answers the shipment (see the module's comment).
  */
 export async function createShipment(ctx: TenantContext, orderId: number, body: ShipmentCreate): Promise<ShipmentResource> {
-  return mapCodeTaken('internal_code', () =>
+  return withKeysAsFieldErrors({ codeField: 'internal_code' }, () =>
     inTransaction(ctx.db, async (tx) => {
       const order = await lockedOrder(tx, ctx.scope, orderId);
       const problems = new Problems();

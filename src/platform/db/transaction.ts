@@ -9,7 +9,20 @@
  * it: the owner of that transaction commits, rolls back and retries the whole.
  */
 import type { Knex } from 'knex';
+import { engineOf } from './database.js';
 import { isRetryableTransactionError } from './driver-errors.js';
+
+export interface TransactionOptions {
+  /**
+   * MySQL/MariaDB: each statement reads what had committed when it started (READ COMMITTED), not
+   * what had committed at the transaction's first read (REPEATABLE READ, the default). For a
+   * transaction that runs many writes one after another (a bulk request, a request whose
+   * Idempotency-Key is recorded with its work): each write locks what it decides on, then reads
+   * it, and must see what committed while the writes before it ran. SQLite writes one
+   * transaction at a time and has no such choice.
+   */
+  readCommitted?: boolean;
+}
 
 export const ATTEMPTS = 10;
 const FIRST_PAUSE_MS = 10;
@@ -20,14 +33,24 @@ export function retryPauseMs(attempt: number, random = Math.random()): number {
   return random * Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (attempt - 1));
 }
 
-export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   if (db.isTransaction) return work(db as Knex.Transaction);
+  const config: Knex.TransactionConfig | undefined = options.readCommitted && engineOf(db) === 'mysql' ? { isolationLevel: 'read committed' } : undefined;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(work);
+      return await db.transaction(work, config);
     } catch (error) {
       if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, retryPauseMs(attempt)));
     }
   }
+}
+
+/**
+ * Runs `work` in a savepoint of the transaction `tx`: when it throws, what it wrote is undone and
+ * the transaction goes on (a deadlock, which rolls back the whole transaction on MySQL/MariaDB,
+ * still reaches the transaction's owner, which runs it again).
+ */
+export function inSavepoint<T>(tx: Knex.Transaction, work: (savepoint: Knex.Transaction) => Promise<T>): Promise<T> {
+  return tx.transaction(work);
 }

@@ -95,23 +95,28 @@ export async function stampAll(db: Knex, spec: FeedSpec, maxBatches = 1000): Pro
 }
 
 export interface FeedStamper {
-  stop(): void;
+  /** Stops the timer; resolves once a stamp under way has finished (before the database closes). */
+  stop(): Promise<void>;
 }
 
 /** Stamps the feeds every `intervalMs` in this process (a row waits at most about that long for its place). */
 export function startFeedStamper(db: Knex, logger: Logger, specs: readonly FeedSpec[] = FEEDS, intervalMs = 250): FeedStamper {
-  let running = false;
+  let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;
-    running = true;
-    void (async () => {
+    running = (async () => {
       for (const spec of specs) if (await hasUnstamped(db, spec)) await stampAll(db, spec);
     })()
       .catch((err: unknown) => logger.warn({ err }, 'feed stamping failed; it is tried again'))
       .finally(() => {
-        running = false;
+        running = undefined;
       });
   }, intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -97,13 +97,18 @@ export function dispatch(contract: Contract, deps: AppDeps): RequestHandler {
     let reply: AnyReply;
     try {
       // With a claimed Idempotency-Key, the work and its stored response commit together (the
-      // services' transactions join this one; a deadlock retries the whole).
+      // services' transactions join this one; a deadlock retries the whole). The services lock,
+      // then read, each step; read committed, each step sees what committed before its lock.
       reply = claim
-        ? await inTransaction(deps.db, async (tx) => {
-            const done = await run({ ...deps, db: tx });
-            await claim.complete(tx, done);
-            return done;
-          })
+        ? await inTransaction(
+            deps.db,
+            async (tx) => {
+              const done = await run({ ...deps, db: tx });
+              await claim.complete(tx, done);
+              return done;
+            },
+            { readCommitted: true },
+          )
         : await run(deps);
     } catch (error) {
       await claim?.release();

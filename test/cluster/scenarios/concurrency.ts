@@ -6,7 +6,7 @@
  */
 import type { Response } from 'supertest';
 import { freshArticle, type Article } from '../../fixtures/articles.js';
-import { ledgerMismatches } from '../../fixtures/probes.js';
+import { balances, ledgerMismatches, movements } from '../../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough } from '../../fixtures/sales-orders.js';
 import { levels, receiveStock } from '../../fixtures/stock.js';
 import type { RemoteWorld } from '../remote.js';
@@ -66,8 +66,8 @@ export async function concurrencyScenario(stack: Stack, world: RemoteWorld, repo
   report.expect('concurrency: stock 0 on hand, 100 still reserved, never negative', after.quantity === 0 && after.reserved === ORDERS - ON_HAND, JSON.stringify(after));
   await ledgerOnEveryNode(stack, report, 'concurrency');
   const delivered = results.filter((r: Response | undefined) => r?.status === 200).length;
-  const movements = await stack.db('stock_movements').where({ article_id: article.id, cause: 'delivery' }).count({ n: '*' }).first();
-  report.expect('concurrency: one delivery movement per delivered order', Number(movements?.n) === delivered, `${movements?.n} movements, ${delivered} delivered`);
+  const moved = (await movements(stack.db, { article_id: article.id, cause: 'delivery' })).length;
+  report.expect('concurrency: one delivery movement per delivered order', moved === delivered, `${moved} movements, ${delivered} delivered`);
   return article;
 }
 
@@ -75,7 +75,7 @@ export async function concurrencyScenario(stack: Stack, world: RemoteWorld, repo
 export async function ledgerOnEveryNode(stack: Stack, report: Report, scenario: string): Promise<void> {
   const mismatches = await ledgerMismatches(stack.db);
   report.expect(`${scenario}: ledger consistent (sum of movements = balance)`, mismatches.length === 0, mismatches.slice(0, 3).join('; '));
-  const snapshot = async (db: (typeof stack.nodeDbs)[number]) => JSON.stringify(await db('stock_balances').select('id', 'quantity', 'reserved').orderBy('id'));
+  const snapshot = async (db: (typeof stack.nodeDbs)[number]) => JSON.stringify((await balances(db, {})).map((b) => [b.id, b.quantity, b.reserved]));
   const same = await poll(async () => new Set(await Promise.all(stack.nodeDbs.map(snapshot))).size === 1, 30_000, 200);
   report.expect(`${scenario}: every node holds the same balances`, same !== undefined, same === undefined ? 'nodes differ after 30 s' : `agreed after ${same} ms`);
 }

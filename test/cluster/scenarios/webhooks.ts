@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { RemoteWorld } from '../remote.js';
 import type { Stack } from '../stack.js';
 import { poll, type Report } from '../report.js';
+import { countEvents, undispatchedEvents } from '../../fixtures/probes.js';
 
 export interface Subscriptions {
   ids: number[];
@@ -27,15 +28,15 @@ export async function subscribe(stack: Stack, world: RemoteWorld): Promise<Subsc
 export async function webhooksScenario(stack: Stack, world: RemoteWorld, subscriptions: Subscriptions, report: Report): Promise<void> {
   const { db } = stack;
   const pending = async () => {
-    const undispatched = await db('outbox_events').where('company_id', world.client.id).whereNull('dispatched_at').count({ n: '*' }).first();
+    const undispatched = await undispatchedEvents(db, world.client.id);
     const open = await db('webhook_deliveries').whereIn('webhook_id', subscriptions.ids).whereNot('status', 'delivered').count({ n: '*' }).first();
-    return Number(undispatched?.n) + Number(open?.n);
+    return undispatched + Number(open?.n);
   };
   const took = await poll(async () => (await pending()) === 0, 180_000, 500);
   report.expect('webhooks: every event fanned out and delivered', took !== undefined, took === undefined ? `${await pending()} still pending after 180 s` : `done ${took} ms after the last scenario`);
 
   const deliveries: Array<{ webhook_id: number; event_id: string; attempts: number }> = await db('webhook_deliveries').whereIn('webhook_id', subscriptions.ids).select('webhook_id', 'event_id', 'attempts');
-  const events = await db('outbox_events').where('company_id', world.client.id).count({ n: '*' }).first();
+  const events = await countEvents(db, { companyId: world.client.id });
   const pathOf = new Map(subscriptions.ids.map((id, i) => [id, subscriptions.paths[i]!]));
   const sends = new Map<string, number>();
   for (const r of stack.receiver.received) {
@@ -45,8 +46,8 @@ export async function webhooksScenario(stack: Stack, world: RemoteWorld, subscri
   const twice = [...sends].filter(([, n]) => n > 1);
   const missing = deliveries.filter((d) => !sends.has(`${pathOf.get(d.webhook_id)} ${d.event_id}`));
   const perPair = new Set(deliveries.map((d) => `${d.webhook_id} ${d.event_id}`));
-  report.figure('webhook deliveries', `${deliveries.length} (${Number(events?.n)} events x 2 subscriptions), ${stack.receiver.received.length} sends received`);
-  report.expect('webhooks: one delivery per event and subscription', perPair.size === deliveries.length && deliveries.length === 2 * Number(events?.n), `${deliveries.length} deliveries, ${perPair.size} distinct, ${Number(events?.n)} events`);
+  report.figure('webhook deliveries', `${deliveries.length} (${events} events x 2 subscriptions), ${stack.receiver.received.length} sends received`);
+  report.expect('webhooks: one delivery per event and subscription', perPair.size === deliveries.length && deliveries.length === 2 * events, `${deliveries.length} deliveries, ${perPair.size} distinct, ${events} events`);
   report.expect('webhooks: no delivery sent twice (counted by webhook-id per subscription)', twice.length === 0, twice.slice(0, 3).map(([k, n]) => `${k} x${n}`).join('; '));
   report.expect('webhooks: every delivery received', missing.length === 0 && stack.receiver.received.length === deliveries.length, `${missing.length} missing, ${stack.receiver.received.length} received of ${deliveries.length}`);
   const byWorker = stack.workers.map((w) => (readFileSync(w.logFile, 'utf8').match(/"msg":"webhook attempt"/g) ?? []).length);

@@ -5,6 +5,8 @@ import { nowDb } from '../../../src/kernel/time.js';
 import { recordEvent } from '../../../src/platform/outbox.js';
 import { createWorld } from '../../helpers/factories.js';
 import { isolatedHarness, type Isolated } from '../../helpers/harness.js';
+import { setEventTimes } from '../../fixtures/faults.js';
+import { outboxRows } from '../../fixtures/probes.js';
 
 const DAY_MS = 86_400_000;
 
@@ -23,9 +25,7 @@ describe('Events retention (the prune-events job)', () => {
     const record = async (ageDays: number, dispatched: boolean | 'set aside') => {
       const id = await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: article }));
       const at = nowDb(() => Date.now() - ageDays * DAY_MS);
-      await h.db('outbox_events')
-        .where('event_id', id)
-        .update({ occurred_at: at, dispatched_at: dispatched === true ? at : null, fan_out_failed_at: dispatched === 'set aside' ? at : null });
+      await setEventTimes(h.db, [id], { occurred_at: at, dispatched_at: dispatched === true ? at : null, fan_out_failed_at: dispatched === 'set aside' ? at : null });
       return id;
     };
     const old = await record(31, true);
@@ -35,7 +35,7 @@ describe('Events retention (the prune-events job)', () => {
     const fresh = await record(0, true);
 
     await pruneEvents(30).run(h.db);
-    const left = (await h.db('outbox_events').select('event_id')).map((r: { event_id: string }) => r.event_id);
+    const left = (await outboxRows(h.db)).map((r) => r.event_id);
     expect(left).to.include.members([oldWaiting, edge, fresh]);
     expect(left).to.not.include.members([old]);
     expect(left).to.not.include(oldPoison);

@@ -2,8 +2,11 @@
 import { expect } from 'chai';
 import type { Test } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createWorld, unique, type World } from '../helpers/factories.js';
+import { createWorld, type Actor, type World } from '../helpers/factories.js';
 import { expectApiTime } from '../fixtures/probes.js';
+import { createOrderOf } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
+import { buc, createSalesOrder, createSalesOrderOf, moveThrough } from '../fixtures/sales-orders.js';
 
 const SO = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference on_hold hold_reason created_at updated_at
   items { id article_id article_code um3pl quantity_um3pl delivered_quantity_um3pl }
@@ -41,32 +44,20 @@ describe('POST /graphql: sales_orders, sales_order and returns', () => {
    * A sales order of 2 of the client's article (its stock received first), made by the client's
    * operator (the provider for another client) and moved along `path` by `mover`.
    */
-  async function order(w: World, clientId: number, path: string[], mover?: Agent): Promise<number> {
+  async function order(w: World, clientId: number, path: string[], mover?: Actor): Promise<number> {
     const own = clientId === w.client.id;
-    const provider = w.as('providerAdmin', clientId);
-    const article = own ? w.articles.client.id : w.articles.otherClient.id;
-    const po = await provider
-      .post('/api/purchase-orders')
-      .send({ partner_id: own ? w.partners.supplier : w.partners.otherClientSupplier, internal_code: unique('PO-'), items: [{ article_id: article, um3pl: 'BUC', quantity_um3pl: 2 }] })
-      .expect(201);
-    await provider
-      .post('/api/receptions')
-      .send({ purchase_order_id: po.body.data.id, warehouse_id: w.warehouses[1], selected_items: [{ po_item_id: po.body.data.items[0].id, quantity_um3pl: 2 }] })
-      .expect(201);
-    const creator = own ? w.as('operator') : provider;
-    const so = await creator
-      .post('/api/sales-orders')
-      .send({
-        partner_id: own ? w.partners.client : w.partners.otherClientCustomer,
-        source_warehouse_id: w.warehouses[1],
-        internal_code: unique('SO-'),
-        notes: path.length === 1 ? 'Ring twice' : undefined,
-        external_reference: path.length === 3 ? 'ERP-77' : undefined,
-        items: [{ article_id: article, um3pl: 'BUC', quantity_um3pl: 2 }],
-      })
-      .expect(201);
-    for (const status of path) await (mover ?? creator).post(`/api/sales-orders/${so.body.data.id}/status`).send({ status }).expect(200);
-    return so.body.data.id;
+    const article = own ? w.articles.client : w.articles.otherClient;
+    const po = await createOrderOf(w, clientId, [buc(article, 2)]);
+    await receive(w.as('providerAdmin', clientId), po.id, w.warehouses[1]!, [[po.items[0]!.id, 2]]);
+    const extra = {
+      source_warehouse_id: w.warehouses[1],
+      notes: path.length === 1 ? 'Ring twice' : undefined,
+      external_reference: path.length === 3 ? 'ERP-77' : undefined,
+    };
+    const so = own ? await createSalesOrder(w, [buc(article, 2)], extra) : await createSalesOrderOf(w, clientId, [buc(article, 2)], extra);
+    if (mover) await moveThrough(w, so.id, path, mover);
+    else await moveThrough(w, so.id, path, own ? 'operator' : 'providerAdmin', own ? undefined : clientId);
+    return so.id;
   }
 
   async function createReturn(agent: Agent, body: object): Promise<number> {
@@ -78,7 +69,7 @@ describe('POST /graphql: sales_orders, sales_order and returns', () => {
     world = await createWorld(h.app, h.db);
     stranger = await createWorld(h.app, h.db);
     orders.fresh = await order(world, world.client.id, []);
-    orders.picked = await order(world, world.client.id, ['picking', 'picked'], world.as('providerAdmin'));
+    orders.picked = await order(world, world.client.id, ['picking', 'picked'], 'providerAdmin');
     orders.delivered = await order(world, world.client.id, ['picking', 'picked', 'delivered']);
     orders.cancelled = await order(world, world.client.id, ['cancelled']);
     orders.sibling = await order(world, world.otherClient.id, ['picking']);

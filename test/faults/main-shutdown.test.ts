@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { testEnv } from '../helpers/test-env.js';
 import { until } from '../helpers/net.js';
 import { ACME, call, DEMO_LOGIN, login, rawConnection, removeFolders, startServer, type RawConnection, type ServerProcess } from './server-process.js';
+import { undispatchedEvents } from '../fixtures/probes.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 /** Node checks the headers and request timeouts every second (connectionsCheckingInterval). */
@@ -214,10 +215,10 @@ inSqliteRun('The server process: slow clients, SIGTERM under load, the worker at
         const db = createDb(`sqlite:${s.dbFile}`);
         try {
           const rows = (await db('webhook_deliveries').where('webhook_id', webhookId).select('status', 'claim_token')) as Array<{ status: string; claim_token: string | null }>;
-          const waiting = await db('outbox_events').where({ company_id: ACME, type: 'article.created' }).whereNull('dispatched_at').count({ n: '*' });
-          const seen = `sent ${sent}, deliveries ${JSON.stringify(rows)}, events waiting ${waiting[0]!.n}`;
+          const waiting = await undispatchedEvents(db, ACME, 'article.created');
+          const seen = `sent ${sent}, deliveries ${JSON.stringify(rows)}, events waiting ${waiting}`;
           expect(rows.filter((r) => r.status === 'retrying'), `the sends under way, recorded: ${seen}`).to.have.length(sent);
-          expect(rows.filter((r) => r.status === 'pending').length + Number(waiting[0]!.n), `deliveries and events still to send: ${seen}`).to.equal(10 - sent);
+          expect(rows.filter((r) => r.status === 'pending').length + waiting, `deliveries and events still to send: ${seen}`).to.equal(10 - sent);
           expect(rows.filter((r) => r.claim_token !== null), 'claims left behind').to.deep.equal([]);
         } finally {
           await db.destroy();

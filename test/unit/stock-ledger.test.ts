@@ -11,7 +11,7 @@ import { migrateLatest } from '../../db/migrations/index.js';
 import { applyStockChange, type StockChange } from '../../src/components/stock/stock.service.js';
 import { InputError } from '../../src/platform/errors.js';
 import { createScratchDatabase, type TestDatabase } from '../helpers/database.js';
-import { ledgerMismatches } from '../fixtures/probes.js';
+import { balances, eventsOf, ledgerMismatches, movements } from '../fixtures/probes.js';
 
 const FIELD = 'items.0.quantity_um3pl';
 
@@ -62,14 +62,10 @@ describe('The stock ledger (applyStockChange)', () => {
   const apply = (c: StockChange) => db.transaction((tx) => applyStockChange(tx, c));
 
   async function state(articleId: number) {
-    const balances = await db('stock_balances').where('article_id', articleId).select('stock_type', 'quantity');
-    const movements = await db('stock_movements').where('article_id', articleId).orderBy('id').select('delta', 'cause', 'document_kind', 'document_id', 'user_id', 'stock_type');
-    const events = (await db('outbox_events').where({ company_id: client, type: 'stock.changed' }).select('data'))
-      .map((e) => JSON.parse(e.data))
-      .filter((d) => d.article_id === articleId);
+    const events = (await eventsOf(db, client, 'stock.changed')).filter((d) => d.article_id === articleId);
     return {
-      balances: balances.map((b) => `${b.stock_type}=${Number(b.quantity)}`),
-      movements: movements.map((m) => ({ ...m, delta: Number(m.delta), document_id: Number(m.document_id) })),
+      balances: (await balances(db, { article_id: articleId })).map((b) => `${b.stock_type}=${b.quantity}`),
+      movements: (await movements(db, { article_id: articleId })).map(({ delta, cause, document_kind, document_id, user_id, stock_type }) => ({ delta, cause, document_kind, document_id, user_id, stock_type })),
       events: events.map((d) => d.quantity as number),
     };
   }
@@ -203,16 +199,17 @@ describe('ledgerMismatches', () => {
     );
     expect(await ledgerMismatches(db)).to.deep.equal([]);
 
-    const balance = await db('stock_balances').where('article_id', a).first();
-    await db('stock_balances').where('id', balance.id).update({ quantity: 3001 });
+    const [balance] = await balances(db, { article_id: a });
+    // The ledger is corrupted by hand here: the check itself is under test.
+    await db('stock_balances').where('id', balance!.id).update({ quantity: 3001 });
     expect(await ledgerMismatches(db)).to.deep.equal([
-      `balance ${balance.id}: quantity 3001, movements sum to 3000`,
-      `balance ${balance.id}: quantity 3001, its last movement says 3000 after it`,
+      `balance ${balance!.id}: quantity 3001, movements sum to 3000`,
+      `balance ${balance!.id}: quantity 3001, its last movement says 3000 after it`,
     ]);
 
-    await db('stock_balances').where('id', balance.id).update({ quantity: 3000 });
+    await db('stock_balances').where('id', balance!.id).update({ quantity: 3000 });
     await db('stock_movements').where('article_id', a).update({ quantity_after: 2999 });
-    expect(await ledgerMismatches(db)).to.deep.equal([`balance ${balance.id}: quantity 3000, its last movement says 2999 after it`]);
+    expect(await ledgerMismatches(db)).to.deep.equal([`balance ${balance!.id}: quantity 3000, its last movement says 2999 after it`]);
 
     await db('stock_movements').where('article_id', a).update({ quantity_after: 3000 });
     await db('stock_movements').insert({

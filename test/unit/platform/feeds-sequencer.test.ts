@@ -1,8 +1,11 @@
 /** The feed sequencer (src/platform/feeds/sequencer.ts): places after commit, in id order, never twice. */
 import { expect } from 'chai';
-import { EVENTS_FEED, hasUnstamped, stampAll, stampFeed, STOCK_MOVEMENTS_FEED } from '../../../src/platform/feeds/sequencer.js';
+import type { Knex } from 'knex';
+import { pino } from 'pino';
+import { EVENTS_FEED, hasUnstamped, stampAll, stampFeed, startFeedStamper, STOCK_MOVEMENTS_FEED } from '../../../src/platform/feeds/sequencer.js';
 import { recordEvent } from '../../../src/platform/outbox.js';
 import { createWorld } from '../../helpers/factories.js';
+import { feedPlaces, placesHeld } from '../../fixtures/probes.js';
 import { isolatedHarness, type Isolated } from '../../helpers/harness.js';
 
 describe('Feed sequencer', () => {
@@ -15,24 +18,55 @@ describe('Feed sequencer', () => {
 
   it('When rows wait for places, Then a stamp gives the next places in id order, a batch at a time, and counts them in feed_sequences', async () => {
     const world = await createWorld(h.app, h.db);
-    for (let i = 0; i < 7; i++) await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: { i } }));
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: { i } })));
     expect(await hasUnstamped(h.db, EVENTS_FEED)).to.equal(true);
     expect(await stampFeed(h.db, EVENTS_FEED, 3)).to.equal(3);
     expect(await stampFeed(h.db, EVENTS_FEED, 3)).to.equal(3);
     expect(await stampAll(h.db, EVENTS_FEED)).to.equal(1);
     expect(await hasUnstamped(h.db, EVENTS_FEED)).to.equal(false);
-    const rows: Array<{ id: number; feed_seq: number }> = await h.db('outbox_events').select('id', 'feed_seq').orderBy('id');
-    expect(rows.map((r) => Number(r.feed_seq))).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+    expect(await feedPlaces(h.db, ids)).to.deep.equal(ids.map((event_id, i) => ({ event_id, feed_seq: i + 1 })));
     expect(Number((await h.db('feed_sequences').where('name', 'events').first()).last_seq)).to.equal(7);
     expect(await stampFeed(h.db, EVENTS_FEED)).to.equal(0);
   });
 
   it('When several stampers run at once over new rows, Then every row gets one place and the places follow on without gaps', async () => {
     const world = await createWorld(h.app, h.db);
-    for (let i = 0; i < 40; i++) await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: { i } }));
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: { i } })));
     await Promise.all(Array.from({ length: 4 }, () => stampAll(h.db, EVENTS_FEED)));
-    const places = (await h.db('outbox_events').select('feed_seq').orderBy('id')).map((r: { feed_seq: number }) => Number(r.feed_seq));
-    expect(places).to.deep.equal(Array.from({ length: places.length }, (_, i) => i + 1));
+    const places = await feedPlaces(h.db, ids);
+    const first = places[0]!.feed_seq!;
+    expect(places, 'in id order, one place each, following on').to.deep.equal(ids.map((event_id, i) => ({ event_id, feed_seq: first + i })));
+    expect(await placesHeld(h.db, 1, first + ids.length - 1), 'no gap before them').to.equal(first + ids.length - 1);
+  });
+  it('When the stamper is stopped while a stamp is under way, Then stop resolves only once that stamp has finished (before the database may close)', async () => {
+    const world = await createWorld(h.app, h.db);
+    await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: { stop: true } }));
+    let entered!: () => void;
+    const stampStarted = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The database as the stamper sees it: its stamp's transaction waits at the gate.
+    const gated = new Proxy(h.db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown;
+        return async (work: (tx: Knex.Transaction) => Promise<unknown>, config?: Knex.TransactionConfig) => {
+          entered();
+          await gate;
+          return target.transaction(work, config);
+        };
+      },
+    });
+    const stamper = startFeedStamper(gated, pino({ level: 'silent' }), [EVENTS_FEED], 5);
+    await stampStarted;
+    let stopped = false;
+    const stopping = stamper.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopped, 'stop() resolved while the stamp waited').to.equal(false);
+    release();
+    await stopping;
+    expect(await hasUnstamped(h.db, EVENTS_FEED), 'the stamp under way finished before stop() resolved').to.equal(false);
   });
 
   it('When a feed keeps a horizon and a movement commits after a later one (its creation time earlier), Then each stamp writes the latest creation time placed so far, never falling and never below a row\'s own', async () => {

@@ -6,8 +6,9 @@
 import { expect } from 'chai';
 import type { Test } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
-import { createWorld, unique, type World } from '../helpers/factories.js';
+import { createWorld, type World } from '../helpers/factories.js';
 import { MAX_QUERY_COST } from '../../src/graphql/cost.js';
+import { buc, createSalesOrder } from '../fixtures/sales-orders.js';
 
 const ARTICLE = 'id client_3pl_id article_code name description um3pl integer_only_um3pl_quantity barcode active created_at updated_at';
 const ORDER = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference created_at updated_at
@@ -35,12 +36,7 @@ describe('POST /graphql: the cost of a query', () => {
   before(async () => {
     h = await harness();
     world = await createWorld(h.app, h.db);
-    const created = await world
-      .as('operator')
-      .post('/api/sales-orders')
-      .send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: unique('SO-'), items: [{ article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: 2 }] })
-      .expect(201);
-    order = created.body.data.id;
+    order = (await createSalesOrder(world, [buc(world.articles.client, 2)])).id;
   });
 
   it('When 15 aliases of sales_orders(limit: 100) ask for their lines, Then the query is refused before it runs, its cost multiplied by the limit and the lines', async () => {

@@ -4,6 +4,8 @@ import type { Test } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { makeArticle } from '../fixtures/articles.js';
+import { createOrderOf } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
 
 const STOCK = 'id client_3pl_id warehouse_id article_id article_code stock_type quantity reserved available backordered updated_at';
 const PO = `id client_3pl_id partner_id internal_code status notes external_reference created_at updated_at
@@ -34,19 +36,11 @@ describe('POST /graphql: stock, purchase_orders and receptions', () => {
   };
 
   async function order(clientId: number, lines: Array<[number, string, number]>, receipts: Array<[number, number, number]>): Promise<number> {
-    const agent = world.as('providerAdmin', clientId);
-    const supplier = clientId === world.client.id ? world.partners.supplier : world.partners.otherClientSupplier;
-    const res = await agent
-      .post('/api/purchase-orders')
-      .send({ partner_id: supplier, internal_code: unique('PO-'), items: lines.map(([article_id, um3pl, quantity_um3pl]) => ({ article_id, um3pl, quantity_um3pl })) })
-      .expect(201);
+    const po = await createOrderOf(world, clientId, lines.map(([article_id, um3pl, quantity_um3pl]) => ({ article_id, um3pl, quantity_um3pl })));
     for (const [line, warehouse, quantity] of receipts) {
-      await agent
-        .post('/api/receptions')
-        .send({ purchase_order_id: res.body.data.id, warehouse_id: warehouse, internal_code: unique('REC-'), selected_items: [{ po_item_id: res.body.data.items[line].id, quantity_um3pl: quantity }] })
-        .expect(201);
+      await receive(world.as('providerAdmin', clientId), po.id, warehouse, [[po.items[line]!.id, quantity]], { internal_code: unique('REC-') });
     }
-    return res.body.data.id;
+    return po.id;
   }
 
   before(async () => {
