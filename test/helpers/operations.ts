@@ -9,11 +9,13 @@ export function pathParams(op: ContractOperation): string[] {
 
 /**
  * The operation's path with its parameters filled in (every path parameter 1 unless given); the
- * given parameters that are not in the path go into the query (a required query parameter).
+ * given parameters that are query parameters of the operation go into the query (others, which a
+ * resource declaration may give for another path of its resource, are left out).
  */
 export function concretePath(op: ContractOperation, params: Record<string, string | number> = {}): string {
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? 1)));
-  const query = new URLSearchParams(Object.entries(params).filter(([name]) => !op.path.includes(`{${name}}`)).map(([name, value]) => [name, String(value)]));
+  const inQuery = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  const query = new URLSearchParams(Object.entries(params).filter(([name]) => inQuery.has(name)).map(([name, value]) => [name, String(value)]));
   return query.size > 0 ? `${path}?${query.toString()}` : path;
 }
 

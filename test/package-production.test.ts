@@ -17,9 +17,9 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { projectRoot } from '../../src/platform/project-root.js';
-import { closedPort, until } from '../helpers/net.js';
-import { emptyDatabase, type EmptyDatabase } from '../cli/cli-helpers.js';
+import { projectRoot } from '../src/platform/project-root.js';
+import { closedPort, until } from './helpers/net.js';
+import { emptyDatabase, type EmptyDatabase } from './cli/cli-helpers.js';
 
 interface PackageJson {
   dependencies: Record<string, string>;
