@@ -9,6 +9,7 @@ import { authHandlers } from './components/auth/auth.handlers.js';
 import { discoveryHandlers } from './components/discovery/discovery.handlers.js';
 import { healthHandlers } from './components/health/health.handlers.js';
 import { etsmHandlers } from './components/integrations/etsm.handlers.js';
+import { lotHandlers } from './components/lots/lots.handlers.js';
 import { mdmHandlers } from './components/integrations/mdm.handlers.js';
 import { purchaseOrderHandlers } from './components/purchase-orders/purchase-orders.handlers.js';
 import { receptionHandlers } from './components/receptions/receptions.handlers.js';
@@ -33,6 +34,7 @@ export const handlers: HandlerMap = {
   ...stockHandlers,
   ...stockAdjustmentHandlers,
   ...stockTransferHandlers,
+  ...lotHandlers,
   ...purchaseOrderHandlers,
   ...receptionHandlers,
   ...etsmHandlers,

@@ -144,7 +144,7 @@ describe('Production build without dev dependencies', function () {
     for (const line of output().split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), `a plain-text line: ${line}`).to.not.throw();
   });
 
-  it('When the compiled worker runs, Then it starts and stops cleanly on SIGTERM; then rollback --force refuses while the demo has a partly shipped order, and undoes a schema without one', async () => {
+  it('When the compiled worker runs, Then it starts and stops cleanly on SIGTERM; then rollback --force refuses while the demo has stock kept per lot, and undoes a schema without any', async () => {
     const worker = spawn(process.execPath, ['dist/src/worker.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = collect(worker);
     try {
@@ -155,7 +155,7 @@ describe('Production build without dev dependencies', function () {
     expect(await exited(worker)).to.equal(0);
     const refused = node(['dist/bin/tpl.js', 'rollback', '--force']);
     expect(refused.code).to.equal(1);
-    expect(refused.stderr).to.include('012_shipments cannot be rolled back: 1 sales orders are partially_delivered or closed');
+    expect(refused.stderr).to.include('014_lots cannot be rolled back: 1 articles track lots or expiry dates');
     const fresh = await emptyDatabase();
     try {
       expect(node(['dist/bin/tpl.js', 'migrate'], { DATABASE_URL: fresh.url }).code).to.equal(0);

@@ -63,21 +63,33 @@ describe('Demo data', () => {
     expect(all.body.meta.total).to.equal(3);
   });
 
-  it('When Acme lists its articles, Then it sees its four and none of Globex', async () => {
+  it('When Acme lists its articles, Then it sees its five and none of Globex; its yogurt tracks lots and expiry dates', async () => {
     const res = await as('acme.viewer@demo.test').get('/api/articles').expect(200);
-    expect(res.body.data.map((a: { article_code: string }) => a.article_code).sort()).to.deep.equal(['ACME-CHS-KG', 'ACME-FLR-1KG', 'ACME-OIL-5L', 'ACME-TOM-400']);
+    expect(res.body.data.map((a: { article_code: string }) => a.article_code).sort()).to.deep.equal(['ACME-CHS-KG', 'ACME-FLR-1KG', 'ACME-OIL-5L', 'ACME-TOM-400', 'ACME-YOG-125']);
+    const tracked = res.body.data.filter((a: { lot_tracked: boolean; expiry_tracked: boolean }) => a.lot_tracked && a.expiry_tracked);
+    expect(tracked.map((a: { article_code: string }) => a.article_code)).to.deep.equal(['ACME-YOG-125']);
   });
 
   it('When Acme reads its stock and orders, Then the demo reception shows: 120 of 240 BUC received, 25.5 KG in full, 4 KG of it shipped and 6 reserved', async () => {
     const orders = await as('acme.viewer@demo.test').get('/api/purchase-orders').expect(200);
-    expect(orders.body.data.map((o: { internal_code: string; status: string }) => [o.internal_code, o.status])).to.deep.equal([['PO-ACME-0001', 'partially_received']]);
+    expect(orders.body.data.map((o: { internal_code: string; status: string }) => [o.internal_code, o.status])).to.deep.equal([
+      ['PO-ACME-0002', 'received'],
+      ['PO-ACME-0001', 'partially_received'],
+    ]);
     const stock = await as('acme.viewer@demo.test').get('/api/stock').expect(200);
-    expect(stock.body.data.map((s: { article_code: string; quantity: number; reserved: number; available: number }) => [s.article_code, s.quantity, s.reserved, s.available])).to.deep.equal([
-      ['ACME-TOM-400', 120, 20, 100],
-      ['ACME-CHS-KG', 21.5, 6, 15.5],
+    type Row = { article_code: string; lot: string | null; quantity: number; reserved: number; available: number };
+    expect(stock.body.data.map((s: Row) => [s.article_code, s.lot, s.quantity, s.reserved, s.available])).to.deep.equal([
+      ['ACME-TOM-400', null, 120, 20, 100],
+      ['ACME-CHS-KG', null, 21.5, 6, 15.5],
+      ['ACME-YOG-125', 'YOG-A1', 48, 48, 0],
+      ['ACME-YOG-125', 'YOG-B2', 96, 12, 84],
     ]);
     const sales = await as('acme.viewer@demo.test').get('/api/sales-orders').expect(200);
-    expect(sales.body.data.map((o: { internal_code: string; status: string }) => [o.internal_code, o.status])).to.deep.equal([['SO-ACME-0002', 'partially_delivered'], ['SO-ACME-0001', 'new']]);
+    expect(sales.body.data.map((o: { internal_code: string; status: string }) => [o.internal_code, o.status])).to.deep.equal([
+      ['SO-ACME-0003', 'new'],
+      ['SO-ACME-0002', 'partially_delivered'],
+      ['SO-ACME-0001', 'new'],
+    ]);
     const shipments = await as('acme.viewer@demo.test').get('/api/shipments').expect(200);
     expect(shipments.body.data.map((s: { carrier: string; tracking_number: string; items: Array<{ quantity_um3pl: number }> }) => [s.carrier, s.tracking_number, s.items[0]!.quantity_um3pl])).to.deep.equal([
       ['DHL', 'JD014600006281230704', 4],

@@ -16,6 +16,7 @@ import * as m010 from './010_webhook_queue.js';
 import * as m011 from './011_events_feed.js';
 import * as m012 from './012_shipments.js';
 import * as m013 from './013_inventory.js';
+import * as m014 from './014_lots.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -31,6 +32,7 @@ const migrations: Record<string, Knex.Migration> = {
   '011_events_feed': m011,
   '012_shipments': m012,
   '013_inventory': m013,
+  '014_lots': m014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

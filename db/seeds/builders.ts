@@ -14,7 +14,18 @@ export { insertPartner, insertUnit, insertWarehouse } from '../../src/components
 /** An article with the next id the service assigns (the sequence of articles.repository.ts). */
 export async function insertArticle(
   db: Knex,
-  row: { company_id: number; article_code: string; description: string; um3pl: string; name?: string | null; barcode?: string | null; integer_only_um3pl_quantity?: boolean; active?: boolean },
+  row: {
+    company_id: number;
+    article_code: string;
+    description: string;
+    um3pl: string;
+    name?: string | null;
+    barcode?: string | null;
+    integer_only_um3pl_quantity?: boolean;
+    lot_tracked?: boolean;
+    expiry_tracked?: boolean;
+    active?: boolean;
+  },
 ): Promise<number> {
   return (await insertArticleRow(db, { name: null, barcode: null, integer_only_um3pl_quantity: false, active: true, ...row })).id;
 }

@@ -700,7 +700,8 @@ export interface paths {
         };
         /**
          * List stock levels
-         * @description Stock per client, warehouse, article and stock type, with what open sales orders reserve and what is available.
+         * @description Stock per client, warehouse, article and stock type (and lot and expiry date for an article
+         *     that tracks them), with what open sales orders reserve and what is available.
          */
         get: operations["listStock"];
         put?: never;
@@ -1106,6 +1107,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lots/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trace a lot
+         * @description Where one lot of one article came from and where it went, in one call: the receptions that
+         *     brought it, the shipments that took it (with their sales order and partner), the returns that
+         *     brought it back, the adjustments and transfers that changed it, and its balances now. Each
+         *     list is read from the stock ledger, oldest first, so it adds up: what came in, less what went
+         *     out, is what the balances hold. A lot nobody received answers empty lists (not a 404): a
+         *     recall may ask about a lot that never reached the warehouse.
+         */
+        get: operations["traceLot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -1461,6 +1487,16 @@ export interface components {
              */
             integer_only_um3pl_quantity: boolean;
             /**
+             * @description When true, stock of this article is kept per lot, and every inbound line names its `lot`.
+             * @example false
+             */
+            lot_tracked: boolean;
+            /**
+             * @description When true, stock of this article is kept per expiry date, every inbound line names its `expiry_date`, and sales orders take the earliest expiry first (FEFO).
+             * @example false
+             */
+            expiry_tracked: boolean;
+            /**
              * @description The barcode of the article (the same value as `barcode`).
              * @example 5941234567890
              */
@@ -1502,6 +1538,18 @@ export interface components {
             integer_only_um3pl_quantity?: boolean;
             /** @description Alias of `integer_only_um3pl_quantity`. */
             integer_only?: boolean;
+            /**
+             * @description Keep stock of this article per lot (default false). It cannot change while the article has
+             *     stock or lines on open documents (a 422 on this field).
+             * @example false
+             */
+            lot_tracked?: boolean;
+            /**
+             * @description Keep stock of this article per expiry date and ship the earliest first (default false). It
+             *     cannot change while the article has stock or lines on open documents (a 422 on this field).
+             * @example false
+             */
+            expiry_tracked?: boolean;
             /** @example 5941234567890 */
             um3pl_barcode?: string | null;
             /** @example true */
@@ -1552,6 +1600,18 @@ export interface components {
             integer_only_um3pl_quantity?: boolean;
             /** @description Alias of `integer_only_um3pl_quantity`. */
             integer_only?: boolean;
+            /**
+             * @description Keep stock of this article per lot (default false). It cannot change while the article has
+             *     stock or lines on open documents (a 422 on this field).
+             * @example false
+             */
+            lot_tracked?: boolean;
+            /**
+             * @description Keep stock of this article per expiry date and ship the earliest first (default false). It
+             *     cannot change while the article has stock or lines on open documents (a 422 on this field).
+             * @example false
+             */
+            expiry_tracked?: boolean;
             /** @example 5941234567890 */
             um3pl_barcode?: string | null;
             /** @example true */
@@ -1701,6 +1761,36 @@ export interface components {
          * @example 12.5
          */
         QuantityInput: number | string;
+        /**
+         * @description The lot (batch) of the goods; null for an article that does not track lots.
+         * @example L2026-11-A
+         */
+        Lot: string | null;
+        /**
+         * Format: date
+         * @description The expiry date of the goods (`YYYY-MM-DD`); null for an article that does not track expiry.
+         * @example 2027-03-31
+         */
+        ExpiryDate: string | null;
+        /**
+         * @description The lot (batch) of the goods, 1 to 64 characters without control characters or surrounding
+         *     spaces (compared exactly, case included). Required on a line of an article with `lot_tracked`; a 422 for an article without.
+         * @example L2026-11-A
+         */
+        LotInput: string;
+        /**
+         * Format: date
+         * @description The expiry date of the goods (`YYYY-MM-DD`). Required on a line of an article with
+         *     `expiry_tracked`; a 422 for an article without.
+         * @example 2027-03-31
+         */
+        ExpiryDateInput: string;
+        /** @description What a line took of one lot. */
+        LotQuantity: {
+            lot: components["schemas"]["Lot"];
+            expiry_date: components["schemas"]["ExpiryDate"];
+            quantity_um3pl: components["schemas"]["Quantity"];
+        };
         /** @description Addresses of the neighbouring pages. */
         PaginationLinks: {
             /** @example http://localhost:3000/api/articles?page=1 */
@@ -2132,6 +2222,10 @@ export interface components {
             stock_type?: components["schemas"]["StockType"];
             delta_um3pl?: components["schemas"]["SignedQuantityInput"];
             counted_um3pl?: components["schemas"]["CountInput"];
+            /** @description The lot of the balance (required for an article with `lot_tracked`, a 422 for one without). */
+            lot?: components["schemas"]["LotInput"];
+            /** @description The expiry date of the balance (required for an article with `expiry_tracked`, a 422 for one without). */
+            expiry_date?: components["schemas"]["ExpiryDateInput"];
         };
         StockAdjustmentCreate: {
             /**
@@ -2172,6 +2266,8 @@ export interface components {
             /** @example BUC */
             um3pl: string;
             stock_type: components["schemas"]["StockType"];
+            lot: components["schemas"]["Lot"];
+            expiry_date: components["schemas"]["ExpiryDate"];
             /**
              * @description The count the line gave; null for a line with a delta.
              * @example 118
@@ -2258,6 +2354,10 @@ export interface components {
             quantity_um3pl: components["schemas"]["QuantityInput"];
             from: components["schemas"]["StockPlaceInput"];
             to: components["schemas"]["StockPlaceInput"];
+            /** @description The lot that moves (required for an article with `lot_tracked`, a 422 for one without); it keeps its lot and expiry date where it goes. */
+            lot?: components["schemas"]["LotInput"];
+            /** @description The expiry date of the stock that moves (required for an article with `expiry_tracked`, a 422 for one without). */
+            expiry_date?: components["schemas"]["ExpiryDateInput"];
         };
         StockTransferCreate: {
             /**
@@ -2293,6 +2393,8 @@ export interface components {
             quantity_um3pl: components["schemas"]["Quantity"];
             from: components["schemas"]["StockPlace"];
             to: components["schemas"]["StockPlace"];
+            lot: components["schemas"]["Lot"];
+            expiry_date: components["schemas"]["ExpiryDate"];
         };
         StockTransfer: {
             /**
@@ -2357,6 +2459,8 @@ export interface components {
             /** @example ACME-TOM-400 */
             article_code: string;
             stock_type: components["schemas"]["StockType"];
+            lot: components["schemas"]["Lot"];
+            expiry_date: components["schemas"]["ExpiryDate"];
             /**
              * @description The change on hand (negative when stock fell).
              * @example -2
@@ -2401,6 +2505,8 @@ export interface components {
             /** @example ACME-TOM-400 */
             article_code: string;
             stock_type: components["schemas"]["StockType"];
+            lot: components["schemas"]["Lot"];
+            expiry_date: components["schemas"]["ExpiryDate"];
             /**
              * @description On hand at that instant (0 for a balance that had no stock yet).
              * @example 120
@@ -2411,6 +2517,86 @@ export interface components {
             data: components["schemas"]["StockAsOfRow"][];
             links: components["schemas"]["PaginationLinks"];
             meta: components["schemas"]["PaginationMeta"];
+        };
+        /** @description One movement of the lot, with the document that made it. */
+        LotTraceEntry: {
+            /**
+             * Format: int32
+             * @description The movement's id in `GET /api/stock/movements`.
+             * @example 90211
+             */
+            movement_id: number;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @example 1
+             */
+            warehouse_id: number;
+            stock_type: components["schemas"]["StockType"];
+            expiry_date: components["schemas"]["ExpiryDate"];
+            /**
+             * @description The change on hand (negative when the lot left).
+             * @example 60
+             */
+            delta: number;
+            document: components["schemas"]["StockDocument"];
+        };
+        /** @description A shipment (or a delivery) that took some of the lot. */
+        LotTraceShipment: components["schemas"]["LotTraceEntry"] & {
+            /**
+             * Format: int32
+             * @description The shipment; null for a delivery recorded as a status move before shipments existed.
+             * @example 310
+             */
+            shipment_id: number | null;
+            /**
+             * Format: int32
+             * @example 77
+             */
+            sales_order_id: number;
+            /** @example SO-2026-0100 */
+            sales_order_internal_code: string;
+            /**
+             * Format: int32
+             * @description The client partner the goods went to.
+             * @example 8
+             */
+            partner_id: number;
+            /** @example Fresh Market Ltd */
+            partner_name: string;
+            /** @example JD014600006281230704 */
+            tracking_number: string | null;
+            /** @description When the goods left (the movement's time for a delivery without a shipment). */
+            shipped_at: components["schemas"]["Timestamp"];
+        };
+        LotTrace: {
+            /**
+             * Format: int32
+             * @example 101
+             */
+            article_id: number;
+            /** @example ACME-CHE-1 */
+            article_code: string;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            client_3pl_id: number;
+            /** @example L2026-11-A */
+            lot: string;
+            /** @description Movements of receptions and their corrections (document `reception`). */
+            receptions: components["schemas"]["LotTraceEntry"][];
+            /** @description What left for sales orders, with the order and its partner. */
+            shipments: components["schemas"]["LotTraceShipment"][];
+            returns: components["schemas"]["LotTraceEntry"][];
+            adjustments: components["schemas"]["LotTraceEntry"][];
+            /** @description Both movements of each transfer line (off one place, onto another). */
+            transfers: components["schemas"]["LotTraceEntry"][];
+            /** @description The lot's stock rows now, as `GET /api/stock` shows them. */
+            balances: components["schemas"]["StockLevel"][];
+        };
+        LotTraceResponse: {
+            data: components["schemas"]["LotTrace"];
         };
         /**
          * @description `open`, `partially_received` and `received` follow from the receptions; `cancelled` is set by
@@ -2532,6 +2718,8 @@ export interface components {
             /** @example BUC */
             um3pl: string;
             quantity_um3pl: components["schemas"]["Quantity"];
+            lot: components["schemas"]["Lot"];
+            expiry_date: components["schemas"]["ExpiryDate"];
         };
         Reception: {
             /**
@@ -2570,6 +2758,8 @@ export interface components {
              */
             po_item_id: number;
             quantity_um3pl: components["schemas"]["QuantityInput"];
+            lot?: components["schemas"]["LotInput"];
+            expiry_date?: components["schemas"]["ExpiryDateInput"];
         };
         ReceptionCreate: {
             /**
@@ -2743,6 +2933,8 @@ export interface components {
             quantity_um3pl: components["schemas"]["QuantityInput"];
             /** @description The stock the goods go back to (default `STOC_OK`). */
             stock_type?: components["schemas"]["StockType"];
+            lot?: components["schemas"]["LotInput"];
+            expiry_date?: components["schemas"]["ExpiryDateInput"];
         };
         ReturnItem: {
             /**
@@ -2761,6 +2953,8 @@ export interface components {
             um3pl: string;
             quantity_um3pl: components["schemas"]["Quantity"];
             stock_type: components["schemas"]["StockType"];
+            lot: components["schemas"]["Lot"];
+            expiry_date: components["schemas"]["ExpiryDate"];
         };
         Return: {
             /**
@@ -2914,10 +3108,34 @@ export interface components {
         /** @description A line of a sales order; its `id` is the `so_item_id` of shipment lines. */
         SalesOrderLine: components["schemas"]["DocumentLine"] & {
             /**
+             * @description The lot the line is pinned to; null when the allocation takes lots earliest expiry first.
+             * @example null
+             */
+            lot: string | null;
+            /**
              * @description What the order's shipments took of this line so far (0 to `quantity_um3pl`); the line has `quantity_um3pl - delivered_quantity_um3pl` left to ship, and that is what the order reserves while it is open.
              * @example 4
              */
             delivered_quantity_um3pl: number;
+        };
+        SalesOrderLineInput: {
+            /**
+             * Format: int32
+             * @description An active article of the order's client (a deactivated one is a 422 on this field; lines the order already had may keep it when its lines are replaced).
+             * @example 101
+             */
+            article_id: number;
+            /**
+             * @description The unit of the line; it must be the article's `um3pl`.
+             * @example BUC
+             */
+            um3pl: string;
+            quantity_um3pl: components["schemas"]["QuantityInput"];
+            /**
+             * @description Pin the line to this lot of an article with `lot_tracked` (a 422 for one without): it
+             *     reserves and ships only that lot. Without it, lots are taken earliest expiry first.
+             */
+            lot?: components["schemas"]["LotInput"];
         };
         /**
          * @example {
@@ -2950,7 +3168,7 @@ export interface components {
             internal_code: components["schemas"]["InternalCode"];
             notes?: components["schemas"]["Notes"];
             external_reference?: components["schemas"]["ExternalReference"];
-            items: components["schemas"]["DocumentLineInput"][];
+            items: components["schemas"]["SalesOrderLineInput"][];
         };
         /**
          * @description Every field is optional; `items` replaces the lines and is allowed only while the order is `new`.
@@ -2974,7 +3192,7 @@ export interface components {
             internal_code?: components["schemas"]["InternalCode"];
             notes?: components["schemas"]["Notes"];
             external_reference?: components["schemas"]["ExternalReference"];
-            items?: components["schemas"]["DocumentLineInput"][];
+            items?: components["schemas"]["SalesOrderLineInput"][];
         };
         SalesOrderPage: {
             data: components["schemas"]["SalesOrder"][];
@@ -3058,6 +3276,8 @@ export interface components {
             /** @example BUC */
             um3pl: string;
             quantity_um3pl: components["schemas"]["Quantity"];
+            /** @description The lots and expiry dates the line took (earliest expiry first); empty for an article that tracks neither. */
+            lots: components["schemas"]["LotQuantity"][];
         };
         Shipment: {
             /**
@@ -3121,7 +3341,8 @@ export interface components {
          */
         StockType: "STOC_OK" | "STOC_DEFECT" | "STOC_QUARANTINE";
         /**
-         * @description Stock of one article of one client, in one warehouse, of one stock type. A balance holds at
+         * @description Stock of one article of one client, in one warehouse, of one stock type, and for an article
+         *     that tracks them, of one lot and expiry date. A balance holds at
          *     most 1000000000000 on hand and at most 1000000000000 reserved: a write that would take it
          *     beyond is a 422 on the line that would, and nothing of it is written.
          */
@@ -3149,18 +3370,23 @@ export interface components {
             /** @example ACME-TOM-400 */
             article_code: string;
             stock_type: components["schemas"]["StockType"];
+            lot: components["schemas"]["Lot"];
+            expiry_date: components["schemas"]["ExpiryDate"];
             /**
              * @description On hand.
              * @example 120
              */
             quantity: number;
             /**
-             * @description Held by open sales orders (`new`, `picking`, `picked`).
+             * @description Held by open sales orders (`new`, `picking`, `picked`, `partially_delivered`). For an
+             *     article that tracks lots or expiry, what the allocation assigns to this row: earliest
+             *     expiry first (FEFO), lines that pin a lot on their lot; what no row can hold yet is
+             *     reserved on the article's row without lot and expiry (shown there as `backordered`).
              * @example 20
              */
             reserved: number;
             /**
-             * @description max(quantity - reserved, 0).
+             * @description max(quantity - reserved, 0); 0 for a row whose `expiry_date` is before today (UTC), which is never reserved or shipped.
              * @example 100
              */
             available: number;
@@ -4109,6 +4335,10 @@ export interface components {
         ArticleCode: string;
         /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
         UpdatedSince: string;
+        /** @description Only rows of this lot (compared exactly). */
+        LotFilter: string;
+        /** @description Only rows with an expiry date before this day (rows without an expiry date are left out). */
+        ExpiresBefore: string;
     };
     requestBodies: never;
     headers: {
@@ -5401,6 +5631,8 @@ export interface operations {
                 warehouse_id?: number;
                 stock_type?: components["schemas"]["StockType"];
                 cause?: components["schemas"]["MovementCause"];
+                /** @description Only rows of this lot (compared exactly). */
+                lot?: components["parameters"]["LotFilter"];
                 /** @description Only movements created at or after this time. A `+` offset may be sent unencoded. */
                 since?: string;
                 /** @description Only movements created at or before this time. A `+` offset may be sent unencoded. */
@@ -5452,6 +5684,10 @@ export interface operations {
                 /** @description One article code, or up to 100 separated by commas (`article_code=ACME-TOM-400,ACME-CUC-1`). A comma always separates codes: a code that itself holds a comma is read with `article_id`. */
                 article_code?: string[];
                 stock_type?: components["schemas"]["StockType"];
+                /** @description Only rows of this lot (compared exactly). */
+                lot?: components["parameters"]["LotFilter"];
+                /** @description Only rows with an expiry date before this day (rows without an expiry date are left out). */
+                expires_before?: components["parameters"]["ExpiresBefore"];
             };
             header?: {
                 /**
@@ -5497,6 +5733,10 @@ export interface operations {
                 /** @description One article code, or up to 100 separated by commas (`article_code=ACME-TOM-400,ACME-CUC-1`). A comma always separates codes: a code that itself holds a comma is read with `article_id`. */
                 article_code?: string[];
                 stock_type?: components["schemas"]["StockType"];
+                /** @description Only rows of this lot (compared exactly). */
+                lot?: components["parameters"]["LotFilter"];
+                /** @description Only rows with an expiry date before this day (rows without an expiry date are left out). */
+                expires_before?: components["parameters"]["ExpiresBefore"];
                 /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
@@ -6636,6 +6876,45 @@ export interface operations {
             401: components["responses"]["UnauthenticatedRateLimited"];
             403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
+            422: components["responses"]["ValidationFailedRateLimited"];
+            429: components["responses"]["TooManyRequestsRateLimited"];
+            503: components["responses"]["DatabaseUnavailableRateLimited"];
+        };
+    };
+    traceLot: {
+        parameters: {
+            query: {
+                /** @description An article in scope that tracks lots (a 422 for one that does not). */
+                article_id: number;
+                /** @description The lot (compared exactly). */
+                lot: string;
+            };
+            header?: {
+                /**
+                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
+                 *     Without it the default scope applies. Another value answers `422`.
+                 */
+                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lot's history and balances. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LotTraceResponse"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedRateLimited"];
+            403: components["responses"]["ForbiddenRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
             429: components["responses"]["TooManyRequestsRateLimited"];
             503: components["responses"]["DatabaseUnavailableRateLimited"];

@@ -8,7 +8,7 @@ import { createOrder, type PurchaseOrder } from '../fixtures/purchase-orders.js'
 import { receive } from '../fixtures/receptions.js';
 
 const RECEPTION_FIELDS = ['id', 'client_3pl_id', 'purchase_order_id', 'warehouse_id', 'internal_code', 'notes', 'external_reference', 'items', 'created_at', 'updated_at'];
-const ITEM_FIELDS = ['id', 'po_item_id', 'article_id', 'article_code', 'um3pl', 'quantity_um3pl'];
+const ITEM_FIELDS = ['id', 'po_item_id', 'article_id', 'article_code', 'um3pl', 'quantity_um3pl', 'lot', 'expiry_date'];
 
 describe('POST /api/receptions', () => {
   let h: Harness;
@@ -52,8 +52,8 @@ describe('POST /api/receptions', () => {
     expect(reception).to.deep.include({ client_3pl_id: world.client.id, purchase_order_id: po.id, warehouse_id: wh1, notes: 'Two pallets', external_reference: 'ASN-1' });
     for (const item of reception.items) expect(item).to.have.all.keys(ITEM_FIELDS);
     expect(reception.items.map((i: { id: number }) => ({ ...i, id: 0 }))).to.deep.equal([
-      { id: 0, po_item_id: bucItem.id, article_id: world.articles.client.id, article_code: world.articles.client.code, um3pl: 'BUC', quantity_um3pl: 4 },
-      { id: 0, po_item_id: kgItem.id, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 2.5 },
+      { id: 0, po_item_id: bucItem.id, article_id: world.articles.client.id, article_code: world.articles.client.code, um3pl: 'BUC', quantity_um3pl: 4, lot: null, expiry_date: null },
+      { id: 0, po_item_id: kgItem.id, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 2.5, lot: null, expiry_date: null },
     ]);
     expect((await h.db('reception_items').where('reception_id', reception.id).orderBy('id')).map((r: { quantity: unknown }) => Number(r.quantity))).to.deep.equal([4000, 2500]);
 

@@ -64,8 +64,8 @@ describe('POST /api/returns (without a sales order)', () => {
       expect(ret.created_at).to.match(TIME);
       expect(ret.updated_at).to.equal(ret.created_at);
       expect(ret.items.map(({ id: _id, ...line }: { id: number }) => line)).to.deep.equal([
-        { article_id: article.id, article_code: article.code, um3pl: 'BUC', quantity_um3pl: 2, stock_type: 'STOC_DEFECT' },
-        { article_id: article.id, article_code: article.code, um3pl: 'BUC', quantity_um3pl: 3, stock_type: 'STOC_OK' },
+        { article_id: article.id, article_code: article.code, um3pl: 'BUC', quantity_um3pl: 2, stock_type: 'STOC_DEFECT', lot: null, expiry_date: null },
+        { article_id: article.id, article_code: article.code, um3pl: 'BUC', quantity_um3pl: 3, stock_type: 'STOC_OK', lot: null, expiry_date: null },
       ]);
       expect(ret.items[1].id).to.be.greaterThan(ret.items[0].id);
 

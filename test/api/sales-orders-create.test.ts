@@ -47,8 +47,8 @@ describe('POST /api/sales-orders', () => {
     expectApiTime(order.created_at);
     expect(order.updated_at).to.equal(order.created_at);
     expect(order.items.map((i: { id: number }) => ({ ...i, id: 0 }))).to.deep.equal([
-      { id: 0, article_id: a.id, article_code: a.code, um3pl: 'BUC', quantity_um3pl: 3, delivered_quantity_um3pl: 0 },
-      { id: 0, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 2.5, delivered_quantity_um3pl: 0 },
+      { id: 0, article_id: a.id, article_code: a.code, um3pl: 'BUC', quantity_um3pl: 3, delivered_quantity_um3pl: 0, lot: null },
+      { id: 0, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 2.5, delivered_quantity_um3pl: 0, lot: null },
     ]);
     expectId(order.items[0].id);
     expect(order.items[0].id).to.not.equal(order.items[1].id);

@@ -58,8 +58,8 @@ describe('POST /api/sales-orders/{id}/shipments', () => {
     expectApiTime(shipment.created_at);
     expect(shipment.updated_at).to.equal(shipment.created_at);
     expect(shipment.items.map(({ id, ...line }) => (expectId(id), line))).to.deep.equal([
-      { so_item_id: order.items[0]!.id, article_id: a.id, article_code: a.code, um3pl: 'BUC', quantity_um3pl: 2 },
-      { so_item_id: order.items[1]!.id, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 1.5 },
+      { so_item_id: order.items[0]!.id, article_id: a.id, article_code: a.code, um3pl: 'BUC', quantity_um3pl: 2, lots: [] },
+      { so_item_id: order.items[1]!.id, article_id: kg.id, article_code: kg.code, um3pl: 'KG', quantity_um3pl: 1.5, lots: [] },
     ]);
 
     const after = await getOrder(order.id);

@@ -7,7 +7,7 @@ import { API_TIME as TIME, balances, movements } from '../fixtures/probes.js';
 import { createOrderOf } from '../fixtures/purchase-orders.js';
 import { receive as receiveItems } from '../fixtures/receptions.js';
 
-const STOCK_FIELDS = ['id', 'client_3pl_id', 'warehouse_id', 'article_id', 'article_code', 'stock_type', 'quantity', 'reserved', 'available', 'backordered', 'updated_at'];
+const STOCK_FIELDS = ['id', 'client_3pl_id', 'warehouse_id', 'article_id', 'article_code', 'stock_type', 'lot', 'expiry_date', 'quantity', 'reserved', 'available', 'backordered', 'updated_at'];
 
 interface Row {
   id: number;

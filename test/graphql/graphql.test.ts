@@ -7,7 +7,7 @@ import { api } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import * as build from '../../db/seeds/builders.js';
 
-const ARTICLE_FIELDS = 'id client_3pl_id article_code name description um3pl integer_only_um3pl_quantity barcode active created_at updated_at';
+const ARTICLE_FIELDS = 'id client_3pl_id article_code name description um3pl integer_only_um3pl_quantity lot_tracked expiry_tracked barcode active created_at updated_at';
 
 describe('POST /graphql', () => {
   let h: Harness;

@@ -7,11 +7,11 @@ import { makeArticle } from '../fixtures/articles.js';
 import { createOrderOf } from '../fixtures/purchase-orders.js';
 import { receive } from '../fixtures/receptions.js';
 
-const STOCK = 'id client_3pl_id warehouse_id article_id article_code stock_type quantity reserved available backordered updated_at';
+const STOCK = 'id client_3pl_id warehouse_id article_id article_code stock_type lot expiry_date quantity reserved available backordered updated_at';
 const PO = `id client_3pl_id partner_id internal_code status notes external_reference created_at updated_at
   items { id article_id article_code um3pl quantity_um3pl received_quantity_um3pl }`;
 const RECEPTION = `id client_3pl_id purchase_order_id warehouse_id internal_code notes external_reference created_at updated_at
-  items { id po_item_id article_id article_code um3pl quantity_um3pl }`;
+  items { id po_item_id article_id article_code um3pl quantity_um3pl lot expiry_date }`;
 
 type Agent = ReturnType<World['as']>;
 type Row = { id: number } & Record<string, unknown>;

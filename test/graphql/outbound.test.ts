@@ -9,11 +9,11 @@ import { receive } from '../fixtures/receptions.js';
 import { buc, createSalesOrder, createSalesOrderOf, moveThrough } from '../fixtures/sales-orders.js';
 
 const SO = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference on_hold hold_reason created_at updated_at
-  items { id article_id article_code um3pl quantity_um3pl delivered_quantity_um3pl }
+  items { id article_id article_code um3pl quantity_um3pl delivered_quantity_um3pl lot }
   shipments { id carrier tracking_number tracking_url shipped_at }
   status_history { status at user { id name email } }`;
 const RETURN = `id client_3pl_id partner_id warehouse_id sales_order_id internal_code reason created_at updated_at
-  items { id article_id article_code um3pl quantity_um3pl stock_type }`;
+  items { id article_id article_code um3pl quantity_um3pl stock_type lot expiry_date }`;
 
 type Agent = ReturnType<World['as']>;
 type Row = { id: number } & Record<string, unknown>;

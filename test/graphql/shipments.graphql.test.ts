@@ -7,7 +7,7 @@ import { pickingOrder, shipmentOf } from '../fixtures/shipments.js';
 import { ship, type Shipment } from '../fixtures/sales-orders.js';
 
 const SHIPMENT = `id sales_order_id client_3pl_id carrier service tracking_number tracking_url shipped_at internal_code created_at updated_at
-  items { id so_item_id article_id article_code um3pl quantity_um3pl }`;
+  items { id so_item_id article_id article_code um3pl quantity_um3pl lots { lot expiry_date quantity_um3pl } }`;
 const ORDER = `id status on_hold hold_reason items { id quantity_um3pl delivered_quantity_um3pl } shipments { id carrier tracking_number tracking_url shipped_at }`;
 
 type Agent = ReturnType<World['as']>;
@@ -89,7 +89,7 @@ describe('POST /graphql: shipments, shipment and SalesOrder.shipments', () => {
 
   it('When a full page of 100 orders asks for everything, shipments included, Then it is answered within the cost limit', async () => {
     const everything = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference on_hold hold_reason created_at updated_at
-      items { id article_id article_code um3pl quantity_um3pl delivered_quantity_um3pl } shipments { id carrier tracking_number tracking_url shipped_at }
+      items { id article_id article_code um3pl quantity_um3pl delivered_quantity_um3pl lot } shipments { id carrier tracking_number tracking_url shipped_at }
       status_history { status at user { id name email } }`;
     const res = await gql(world.as('viewer'), `{ sales_orders(limit: 100) { ${everything} } }`).expect(200);
     expect(res.body.errors).to.equal(undefined);

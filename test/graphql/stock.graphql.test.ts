@@ -7,7 +7,7 @@ import { freshArticle } from '../fixtures/articles.js';
 import { adjust, deltaLine } from '../fixtures/stock-adjustments.js';
 import { transfer, transferLine } from '../fixtures/stock-transfers.js';
 
-const MOVEMENT = 'id created_at client_3pl_id warehouse_id article_id article_code stock_type delta quantity_after cause document { type id }';
+const MOVEMENT = 'id created_at client_3pl_id warehouse_id article_id article_code stock_type lot expiry_date delta quantity_after cause document { type id }';
 
 describe('POST /graphql: stock_movements', () => {
   let h: Harness;

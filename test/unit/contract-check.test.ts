@@ -38,7 +38,7 @@ describe('checkResponse', () => {
   it('When an event of the feed carries data of another type than its own (an article as stock.changed), Then it fails; as article.created it passes', () => {
     const article = {
       id: 101, client_3pl_id: 2, article_code: 'ACME-1', name: null, description: 'Jar', um3pl: 'BUC', um3pl_barcode: null, barcode: null,
-      integer_only_um3pl_quantity: true, active: true, created_at: '2026-11-21T10:00:00.000000Z', updated_at: '2026-11-21T10:00:00.000000Z',
+      integer_only_um3pl_quantity: true, lot_tracked: false, expiry_tracked: false, active: true, created_at: '2026-11-21T10:00:00.000000Z', updated_at: '2026-11-21T10:00:00.000000Z',
     };
     const page = (type: string) => ({ data: [{ id: 'evt_1', type, timestamp: '2026-11-21T10:00:00.000000Z', company_id: 2, data: article }], meta: { next_cursor: null } });
     expect(() => checkResponse('GET', '/api/events', { status: 200, headers: json, body: page('stock.changed') })).to.throw();

@@ -31,9 +31,21 @@ async function contextFor(db: Knex, email: string, company: string): Promise<Ten
   return { db, principal, scope: access.scope, role: access.role };
 }
 
+/** A day `days` after the seeding day (UTC), `YYYY-MM-DD`. */
+function dayAfterToday(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 async function receiveOrder(
   ctx: TenantContext,
-  order: { supplier: string; code: string; warehouse: string; lines: Array<[code: string, unit: string, ordered: number, received: number]> },
+  order: {
+    supplier: string;
+    code: string;
+    warehouse: string;
+    lines: Array<[code: string, unit: string, ordered: number, received: number]>;
+    /** Per line, the lot and expiry date received (articles that track them). */
+    lots?: Array<{ lot: string; expiry_date: string }>;
+  },
 ): Promise<void> {
   const { db } = ctx;
   const items = [];
@@ -49,7 +61,7 @@ async function receiveOrder(
     purchase_order_id: created.id,
     warehouse_id: await idOf(db, 'warehouses', { code: order.warehouse }),
     internal_code: `REC-${order.code}`,
-    selected_items: created.items.map((item, i) => ({ po_item_id: item.id, quantity_um3pl: order.lines[i]![3] })),
+    selected_items: created.items.map((item, i) => ({ po_item_id: item.id, quantity_um3pl: order.lines[i]![3], ...order.lots?.[i] })),
   });
 }
 
@@ -86,6 +98,26 @@ export async function seedDemoDocuments(db: Knex): Promise<void> {
     tracking_url: 'https://www.dhl.com/track?id=JD014600006281230704',
     internal_code: 'DN-ACME-0001',
     items: [{ so_item_id: cheese.items[0]!.id, quantity_um3pl: 4 }],
+  });
+  // Yogurt in two lots; an order of 60 takes the 48 of the lot expiring first and 12 of the next (FEFO).
+  await receiveOrder(acme, {
+    supplier: 'SUP-ACME-01',
+    code: 'PO-ACME-0002',
+    warehouse: 'WH-BUC',
+    lines: [
+      ['ACME-YOG-125', 'BUC', 48, 48],
+      ['ACME-YOG-125', 'BUC', 96, 96],
+    ],
+    lots: [
+      { lot: 'YOG-A1', expiry_date: dayAfterToday(12) },
+      { lot: 'YOG-B2', expiry_date: dayAfterToday(26) },
+    ],
+  });
+  await createSalesOrder(acme, {
+    partner_id: await idOf(db, 'partners', { code: 'CLI-ACME-01' }),
+    source_warehouse_id: await idOf(db, 'warehouses', { code: 'WH-BUC' }),
+    internal_code: 'SO-ACME-0003',
+    items: [{ article_id: await idOf(db, 'articles', { article_code: 'ACME-YOG-125' }), um3pl: 'BUC', quantity_um3pl: 60 }],
   });
   await receiveOrder(await contextFor(db, 'globex.admin@demo.test', 'Globex Retail'), {
     supplier: 'SUP-GLX-01',

@@ -60,6 +60,17 @@ export async function seedDemo(db: Knex): Promise<boolean> {
     ] as const) {
       await build.insertArticle(tx, { company_id: company, article_code: code, description, um3pl, integer_only_um3pl_quantity: integerOnly, barcode });
     }
+    // Kept per lot and expiry date: shipped earliest expiry first (FEFO), traced by lot.
+    await build.insertArticle(tx, {
+      company_id: acme,
+      article_code: 'ACME-YOG-125',
+      description: 'Yogurt 125 g cup',
+      um3pl: 'BUC',
+      integer_only_um3pl_quantity: true,
+      lot_tracked: true,
+      expiry_tracked: true,
+      barcode: '5940000000031',
+    });
 
     const user = (name: string, email: string, primary: number | null, superAdmin = false) =>
       build.insertUser(tx, { name, email, password_hash: passwordHash, is_super_admin: superAdmin, primary_company_id: primary });

@@ -14,6 +14,8 @@ export const ArticleType = builder.objectRef<Article>('Article').implement({
     description: t.exposeString('description'),
     um3pl: t.exposeString('um3pl', { description: 'The unit of measure for handling in the warehouse.' }),
     integer_only_um3pl_quantity: t.exposeBoolean('integer_only_um3pl_quantity'),
+    lot_tracked: t.exposeBoolean('lot_tracked', { description: 'Stock is kept per lot, and every inbound line names its lot.' }),
+    expiry_tracked: t.exposeBoolean('expiry_tracked', { description: 'Stock is kept per expiry date, and sales orders take the earliest expiry first (FEFO).' }),
     barcode: t.exposeString('barcode', { nullable: true }),
     active: t.exposeBoolean('active'),
     created_at: t.expose('created_at', { type: 'DateTime' }),

@@ -19,6 +19,8 @@ export interface ArticleRow {
   description: string;
   um3pl: string;
   integer_only_um3pl_quantity: boolean | number;
+  lot_tracked: boolean | number;
+  expiry_tracked: boolean | number;
   barcode: string | null;
   active: boolean | number;
   created_at: string | Date;
@@ -37,6 +39,8 @@ export function toArticle(row: ArticleRow): Article {
     description: row.description,
     um3pl: row.um3pl,
     integer_only_um3pl_quantity: Boolean(row.integer_only_um3pl_quantity),
+    lot_tracked: Boolean(row.lot_tracked),
+    expiry_tracked: Boolean(row.expiry_tracked),
     um3pl_barcode: row.barcode,
     barcode: row.barcode,
     active: Boolean(row.active),
@@ -114,7 +118,7 @@ async function nextServiceId(tx: Knex): Promise<number> {
 const ATTEMPTS = 5;
 
 /** Inserts an article with the id chosen (a taken one is a primary-key violation) or the next id of the service. */
-export async function insertArticle(tx: Knex, fields: ArticleFields & { id?: number }): Promise<ArticleRow> {
+export async function insertArticle(tx: Knex, fields: Omit<ArticleFields, 'lot_tracked' | 'expiry_tracked'> & Partial<Pick<ArticleFields, 'lot_tracked' | 'expiry_tracked'>> & { id?: number }): Promise<ArticleRow> {
   const now = nowDb();
   const insert = async (id: number): Promise<ArticleRow> => {
     await tx('articles').insert({ ...fields, id, created_at: now, updated_at: now });

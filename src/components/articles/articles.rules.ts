@@ -32,6 +32,8 @@ export interface UnitRuleChange {
   unitField?: string;
   /** Set when the whole-number flag turns on: `integer_only_um3pl_quantity` or `integer_only`. */
   wholeOnlyField?: string;
+  /** The tracking flags that change (`lot_tracked`, `expiry_tracked`): stock is kept per lot and expiry date or not. */
+  trackingFields?: readonly string[];
 }
 
 const LISTED = 3;
@@ -72,6 +74,12 @@ export function unitRuleProblems(articleCode: string, change: UnitRuleChange, us
   if (change.unitField !== undefined && inUse(usage)) {
     problems[change.unitField] = [
       `The unit of article ${articleCode} cannot change while it has stock or lines on open documents (${describe(usage)}): they would be read in the new unit. Bring its stock to zero and finish or cancel those documents first.`,
+    ];
+  }
+  for (const field of change.trackingFields ?? []) {
+    if (!inUse(usage)) continue;
+    problems[field] = [
+      `The ${field} flag of article ${articleCode} cannot change while it has stock or lines on open documents (${describe(usage)}): its balances are kept ${field === 'lot_tracked' ? 'per lot' : 'per expiry date'} or not, and would no longer match. Bring its stock to zero and finish or cancel those documents first.`,
     ];
   }
   const fractions = fractional(usage);

@@ -115,6 +115,8 @@ export async function createArticle(ctx: TenantContext, body: Schema<'ArticleCre
       description: body.description,
       um3pl: unit!.code,
       integer_only_um3pl_quantity: integerOnly ?? false,
+      lot_tracked: body.lot_tracked ?? false,
+      expiry_tracked: body.expiry_tracked ?? false,
       barcode: body.um3pl_barcode ?? null,
       active: body.active ?? true,
     });
@@ -155,8 +157,9 @@ async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Parti
     const rule: UnitRuleChange = {
       unitField: changes.um3pl !== undefined ? (sent.um3pl ?? 'um3pl') : undefined,
       wholeOnlyField: changes.integer_only_um3pl_quantity === true ? (sent.integer_only_um3pl_quantity ?? 'integer_only_um3pl_quantity') : undefined,
+      trackingFields: (['lot_tracked', 'expiry_tracked'] as const).filter((field) => changes[field] !== undefined),
     };
-    if (rule.unitField !== undefined || rule.wholeOnlyField !== undefined) {
+    if (rule.unitField !== undefined || rule.wholeOnlyField !== undefined || rule.trackingFields!.length > 0) {
       for (const [field, messages] of Object.entries(unitRuleProblems(locked.article_code, rule, await usageOf(tx, locked.id)))) {
         for (const message of messages) problems.add(field, message);
       }
@@ -189,6 +192,8 @@ export async function updateArticle(ctx: TenantContext, id: number, body: Schema
       description: body.description,
       um3pl: body.um3pl,
       integer_only_um3pl_quantity: integerOnly,
+      lot_tracked: body.lot_tracked,
+      expiry_tracked: body.expiry_tracked,
       barcode: body.um3pl_barcode,
       active: body.active,
     },

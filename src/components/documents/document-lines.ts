@@ -13,9 +13,10 @@ import type { Knex } from 'knex';
 import { parseQuantity, wholeNumberViolation, type ParsedQuantity } from '../../kernel/quantity.js';
 import type { Problems } from '../../platform/problems.js';
 import { unitFlags } from '../reference/reference.service.js';
+import { lineLot, tracksLots, type LotInputFields } from './document-lots.js';
 import { articlesOfLines } from './documents.repository.js';
 
-export interface LineInput {
+export interface LineInput extends LotInputFields {
   article_id: number;
   um3pl: string;
   quantity_um3pl?: number | string;
@@ -31,6 +32,11 @@ export interface ResolvedLine {
   quantity: number;
   /** Whether the article is active (a deactivated one is on the line because `kept` allowed it). */
   active: boolean;
+  /** Whether the article keeps stock per lot or expiry date. */
+  tracked: boolean;
+  /** The line's lot and expiry date as stored ('' for none); both '' unless `options.lots` read them. */
+  lot: string;
+  expiryDate: string;
 }
 
 export interface QuantityRule {
@@ -87,6 +93,11 @@ export interface LineOptions {
    * than 0 (an adjustment's signed `delta_um3pl`, or a count). The whole-number rule applies alike.
    */
   quantity?: (line: LineInput, index: number) => { field: string; value: unknown; parse: (value: unknown) => ParsedQuantity };
+  /**
+   * Read the lines' `lot` and `expiry_date` (document-lots.ts): `inbound` for goods that arrive or
+   * are counted, `pin` for a sales order line's pinned lot. Without it a line's lot is ''.
+   */
+  lots?: 'inbound' | 'pin';
 }
 
 const messages = {
@@ -117,8 +128,19 @@ export async function resolveLines(tx: Knex, context: LineContext, lines: readon
     const source = options.quantity?.(line, i) ?? { field: 'quantity_um3pl', value: line.quantity_um3pl, parse: parseQuantity };
     const rule = { unit: article.um3pl, articleCode: article.article_code, articleWholeOnly: Boolean(article.integer_only_um3pl_quantity), units };
     const quantity = lineQuantity(source.value, rule, source.parse);
+    const lot = options.lots ? lineLot(article, line, options.lots, problem) : { lot: '', expiryDate: '' };
     if (!quantity.ok) return problem(source.field, quantity.message);
-    resolved.push({ index: i, articleId: article.id, articleCode: article.article_code, um3pl: article.um3pl, quantity: quantity.thousandths, active: Boolean(article.active) });
+    if (!lot) return;
+    resolved.push({
+      index: i,
+      articleId: article.id,
+      articleCode: article.article_code,
+      um3pl: article.um3pl,
+      quantity: quantity.thousandths,
+      active: Boolean(article.active),
+      tracked: tracksLots(article),
+      ...lot,
+    });
   });
   return resolved;
 }

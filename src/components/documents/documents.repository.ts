@@ -14,6 +14,8 @@ export interface LineArticle {
   article_code: string;
   um3pl: string;
   integer_only_um3pl_quantity: boolean | number;
+  lot_tracked: boolean | number;
+  expiry_tracked: boolean | number;
   active: boolean | number;
 }
 
@@ -24,7 +26,7 @@ export interface LineArticle {
 export async function articlesOfLines(tx: Knex, clientIds: readonly number[], ids: readonly number[], options: { share?: boolean } = {}): Promise<Map<number, LineArticle>> {
   if (ids.length === 0 || clientIds.length === 0) return new Map();
   const query = tx('articles')
-    .select('id', 'company_id', 'article_code', 'um3pl', 'integer_only_um3pl_quantity', 'active')
+    .select('id', 'company_id', 'article_code', 'um3pl', 'integer_only_um3pl_quantity', 'lot_tracked', 'expiry_tracked', 'active')
     .whereIn('company_id', clientIds as number[])
     .whereIn('id', ids as number[])
     .orderBy('id');

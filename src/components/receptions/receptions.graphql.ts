@@ -12,6 +12,8 @@ const ReceptionItemType = builder.objectRef<Schema<'ReceptionItem'>>('ReceptionI
     article_code: t.exposeString('article_code'),
     um3pl: t.exposeString('um3pl'),
     quantity_um3pl: t.exposeFloat('quantity_um3pl'),
+    lot: t.exposeString('lot', { nullable: true, description: 'The lot; null for an article that does not track lots.' }),
+    expiry_date: t.exposeString('expiry_date', { nullable: true, description: 'The expiry date (YYYY-MM-DD); null for an article that does not track expiry.' }),
   }),
 });
 

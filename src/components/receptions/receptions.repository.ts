@@ -31,6 +31,17 @@ export interface ReceptionItemRow {
   article_code: string;
   um3pl: string;
   quantity: number;
+  /** As stored: null when the article tracks no lots (or no expiry dates). */
+  lot: string | null;
+  expiry_date: string | null;
+}
+
+/** What the lot rules read of an article (documents/document-lots.ts). */
+export interface LotFlags {
+  id: number;
+  article_code: string;
+  lot_tracked: boolean | number;
+  expiry_tracked: boolean | number;
 }
 
 export interface Reception extends ReceptionRow {
@@ -53,6 +64,8 @@ export function toReception(reception: Reception): ReceptionResource {
       article_code: i.article_code,
       um3pl: i.um3pl,
       quantity_um3pl: toQuantity(i.quantity),
+      lot: i.lot || null,
+      expiry_date: i.expiry_date || null,
     })),
     created_at: toApiTime(reception.created_at),
     updated_at: toApiTime(reception.updated_at),
@@ -63,7 +76,7 @@ async function withItems(tx: Knex, receptions: ReceptionRow[]): Promise<Receptio
   if (receptions.length === 0) return [];
   const items = (await tx('reception_items as i')
     .join('articles as a', 'a.id', 'i.article_id')
-    .select('i.id', 'i.reception_id', 'i.po_item_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity')
+    .select('i.id', 'i.reception_id', 'i.po_item_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity', 'i.lot', 'i.expiry_date')
     .whereIn('i.reception_id', receptions.map((r) => r.id))
     .orderBy('i.id')) as ReceptionItemRow[];
   return receptions.map((r) => ({
@@ -98,14 +111,32 @@ export async function findReception(tx: Knex, scope: CompanyScope, id: number): 
 export async function insertReception(
   tx: Knex,
   fields: Omit<ReceptionRow, 'id' | 'created_at' | 'updated_at'>,
-  lines: Array<{ poItemId: number; articleId: number; um3pl: string; quantity: number }>,
+  lines: Array<{ poItemId: number; articleId: number; um3pl: string; quantity: number; lot: string; expiryDate: string }>,
 ): Promise<number> {
   const now = nowDb();
   const id = await insertReturningId(tx, 'receptions', { ...fields, created_at: now, updated_at: now });
   await tx('reception_items').insert(
-    lines.map((l) => ({ reception_id: id, po_item_id: l.poItemId, article_id: l.articleId, um3pl: l.um3pl, quantity: l.quantity })),
+    lines.map((l) => ({
+      reception_id: id,
+      po_item_id: l.poItemId,
+      article_id: l.articleId,
+      um3pl: l.um3pl,
+      quantity: l.quantity,
+      lot: l.lot || null,
+      expiry_date: l.expiryDate || null,
+    })),
   );
   return id;
+}
+
+/**
+ * The lot flags of the articles, by id. The caller has read their quantity rules in its
+ * transaction first (a share lock of the rows on MySQL/MariaDB), so the flags cannot change under it.
+ */
+export async function lotFlagsOf(tx: Knex, articleIds: readonly number[]): Promise<Map<number, LotFlags>> {
+  if (articleIds.length === 0) return new Map();
+  const rows = (await tx('articles').select('id', 'article_code', 'lot_tracked', 'expiry_tracked').whereIn('id', [...new Set(articleIds)])) as LotFlags[];
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export async function updateReception(tx: Knex, id: number, changes: Partial<ReceptionRow>): Promise<void> {

@@ -15,13 +15,14 @@ import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { EventType } from '../../platform/outbox.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
-import { lineQuantity, quantityRules } from '../documents/document-lines.js';
+import { lineQuantity, quantityRules, type RuleFor } from '../documents/document-lines.js';
+import { lineLot, tracksLots, type LineLot } from '../documents/document-lots.js';
 import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
 import { checkWarehouse } from '../reference/reference.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
-import type { Reception, ReceptionResource } from './receptions.repository.js';
+import type { LotFlags, Reception, ReceptionResource } from './receptions.repository.js';
 
 export const messages = {
   notFound: (id: number) => `Reception ${id} was not found.`,
@@ -34,8 +35,6 @@ export const messages = {
   notThisReception: (itemId: number, id: number) => `Line ${itemId} is not a line of reception ${id}.`,
   codeTaken: codeTakenMessage('internal_code'),
 };
-
-
 
 /** Runs `work` as a document write (documents/document-writes.ts) answering the reception as it now is. */
 export function writeReception(
@@ -88,6 +87,46 @@ export async function getReception(ctx: TenantContext, id: number): Promise<Rece
   return repository.toReception(await requireReception(ctx.db, ctx.scope, id));
 }
 
+interface ReceivedLine extends LineLot {
+  index: number;
+  item: Order['items'][number];
+  /** Thousandths. */
+  quantity: number;
+  tracked: boolean;
+}
+
+/**
+ * The selected lines checked against the order's lines as they now are: each a line of the order,
+ * its quantity by the quantity rules and within what remains, its lot and expiry date by its
+ * article's flags. A line of the order may be selected more than once only with another lot or
+ * expiry date (goods of one ordered line that arrive in several lots); what remains is shared.
+ * Every problem joins `problems`; only the lines without one are answered.
+ */
+function receivedLines(selected: Schema<'ReceptionCreate'>['selected_items'], order: Order, ruleFor: RuleFor, flags: Map<number, LotFlags>, problems: Problems): ReceivedLine[] {
+  const seen = new Set<string>();
+  const taken = new Map<number, number>();
+  const lines: ReceivedLine[] = [];
+  selected.forEach((line, i) => {
+    const problem = (field: string, message: string) => problems.add(`selected_items.${i}.${field}`, message);
+    const item = order.items.find((candidate) => candidate.id === line.po_item_id);
+    if (!item) return problem('po_item_id', messages.notALine(line.po_item_id, order.id));
+    const key = `${item.id}|${line.lot ?? ''}|${line.expiry_date ?? ''}`;
+    if (seen.has(key)) return problem('po_item_id', messages.repeated(item.id));
+    seen.add(key);
+    const article = flags.get(item.article_id)!;
+    const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
+    const lot = lineLot(article, line, 'inbound', problem);
+    if (!quantity.ok) return problem('quantity_um3pl', quantity.message);
+    const remaining = item.quantity - item.received_quantity - (taken.get(item.id) ?? 0);
+    if (quantity.thousandths > remaining) {
+      return problem('quantity_um3pl', messages.exceeds(toQuantity(quantity.thousandths), toQuantity(Math.max(remaining, 0)), toQuantity(item.quantity)));
+    }
+    taken.set(item.id, (taken.get(item.id) ?? 0) + quantity.thousandths);
+    if (lot) lines.push({ index: i, item, quantity: quantity.thousandths, tracked: tracksLots(article), ...lot });
+  });
+  return lines;
+}
+
 /**
  * Receives goods: the order is locked first, then its lines are checked as they now are (what
  * remains, the quantity rules read under a share lock of the articles), every problem at once.
@@ -104,23 +143,9 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
     const problems = found.copy();
     await lockPurchaseOrder(tx, before.id);
     const order = (await problems.collect(requireOrder(tx, ctx.scope, before.id).then(stillReceivable))) ?? problems.fail();
-    const ruleFor = await quantityRules(tx, { clientId: order.company_id, providerId: scope.providerId }, order.items.map((i) => i.article_id));
-    const seen = new Set<number>();
-    const lines: Array<{ index: number; item: Order['items'][number]; quantity: number }> = [];
-    body.selected_items.forEach((selected, i) => {
-      const problem = (field: string, message: string) => problems.add(`selected_items.${i}.${field}`, message);
-      const item = order.items.find((candidate) => candidate.id === selected.po_item_id);
-      if (!item) return problem('po_item_id', messages.notALine(selected.po_item_id, order.id));
-      if (seen.has(item.id)) return problem('po_item_id', messages.repeated(item.id));
-      seen.add(item.id);
-      const quantity = lineQuantity(selected.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
-      if (!quantity.ok) return problem('quantity_um3pl', quantity.message);
-      const remaining = item.quantity - item.received_quantity;
-      if (quantity.thousandths > remaining) {
-        return problem('quantity_um3pl', messages.exceeds(toQuantity(quantity.thousandths), toQuantity(remaining), toQuantity(item.quantity)));
-      }
-      lines.push({ index: i, item, quantity: quantity.thousandths });
-    });
+    const articleIds = order.items.map((i) => i.article_id);
+    const ruleFor = await quantityRules(tx, { clientId: order.company_id, providerId: scope.providerId }, articleIds);
+    const lines = receivedLines(body.selected_items, order, ruleFor, await repository.lotFlagsOf(tx, articleIds), problems);
     if (body.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', order.company_id, body.internal_code))) problems.add('internal_code', messages.codeTaken);
     problems.throwIfAny();
     const id = await repository.insertReception(
@@ -133,9 +158,9 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
         notes: body.notes ?? null,
         external_reference: body.external_reference ?? null,
       },
-      lines.map((l) => ({ poItemId: l.item.id, articleId: l.item.article_id, um3pl: l.item.um3pl, quantity: l.quantity })),
+      lines.map((l) => ({ poItemId: l.item.id, articleId: l.item.article_id, um3pl: l.item.um3pl, quantity: l.quantity, lot: l.lot, expiryDate: l.expiryDate })),
     );
-    for (const { line: { index, item, quantity } } of inLockOrder(lines, (l) => ({ articleId: l.item.article_id }))) {
+    for (const { line: { index, item, quantity, lot, expiryDate, tracked } } of inLockOrder(lines, (l) => ({ articleId: l.item.article_id }))) {
       const field = `selected_items.${index}.quantity_um3pl`;
       // The remainder was checked under the order's lock; the conditional statement still has the last word.
       if (!(await moveReceived(tx, order.id, item.id, quantity))) {
@@ -146,6 +171,9 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
         warehouseId: body.warehouse_id,
         articleId: item.article_id,
         stockType: 'STOC_OK',
+        lot,
+        expiryDate,
+        tracked,
         delta: quantity,
         cause: 'reception',
         document: { kind: 'reception', id },

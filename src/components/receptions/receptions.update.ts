@@ -1,9 +1,10 @@
 /**
  * PUT /api/receptions/{id}: header fields, and corrections of line quantities. A correction moves
- * the order line's received quantity and the stock by the difference (movement cause
- * `reception_correction`), all in one transaction; it is refused when it would receive more than
- * ordered or take stock below zero. A change records `reception.updated` with the reception as it
- * then is (after `stock.changed` and `purchase_order.updated` of a correction).
+ * the order line's received quantity and the stock of the line's own lot and expiry date by the
+ * difference (movement cause `reception_correction`), all in one transaction; it is refused when it
+ * would receive more than ordered or take stock below zero. A change records `reception.updated`
+ * with the reception as it then is (after `stock.changed` and `purchase_order.updated` of a
+ * correction).
  */
 import { changedFields } from '../../kernel/changes.js';
 import { toQuantity } from '../../kernel/quantity.js';
@@ -13,6 +14,7 @@ import { companyScope, type TenantContext, userOf } from '../../platform/tenant-
 import { lineQuantity, quantityRules } from '../documents/document-lines.js';
 import { codeTaken } from '../../platform/db/queries.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
+import { tracksLots } from '../documents/document-lots.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
@@ -36,7 +38,9 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
     if (body.notes !== undefined) changes.notes = body.notes;
     if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
     if (changes.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', reception.company_id, changes.internal_code, id))) problems.add('internal_code', messages.codeTaken);
-    const ruleFor = await quantityRules(tx, { clientId: reception.company_id, providerId: scope.providerId }, reception.items.map((i) => i.article_id));
+    const articleIds = reception.items.map((i) => i.article_id);
+    const ruleFor = await quantityRules(tx, { clientId: reception.company_id, providerId: scope.providerId }, articleIds);
+    const flags = await repository.lotFlagsOf(tx, articleIds);
     const corrections: Array<{ index: number; item: ReceptionItemRow; quantity: number }> = [];
     const seen = new Set<number>();
     (body.items ?? []).forEach((line, i) => {
@@ -63,6 +67,10 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
         warehouseId: reception.warehouse_id,
         articleId: item.article_id,
         stockType: 'STOC_OK',
+        // The line's own lot and expiry date: a correction changes the balance the line raised.
+        lot: item.lot ?? '',
+        expiryDate: item.expiry_date ?? '',
+        tracked: tracksLots(flags.get(item.article_id)!),
         delta,
         cause: 'reception_correction',
         document: { kind: 'reception', id },

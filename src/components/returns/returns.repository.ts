@@ -32,13 +32,15 @@ interface ReturnItemRow {
   um3pl: string;
   quantity: number | string;
   stock_type: StockType;
+  lot: string | null;
+  expiry_date: string | null;
 }
 
 async function withItems(tx: Knex, rows: ReturnRow[]): Promise<ReturnResource[]> {
   if (rows.length === 0) return [];
   const items = (await tx('return_items as i')
     .join('articles as a', 'a.id', 'i.article_id')
-    .select('i.id', 'i.return_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity', 'i.stock_type')
+    .select('i.id', 'i.return_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity', 'i.stock_type', 'i.lot', 'i.expiry_date')
     .whereIn('i.return_id', rows.map((r) => r.id))
     .orderBy('i.id')) as ReturnItemRow[];
   return rows.map((r) => ({
@@ -51,7 +53,16 @@ async function withItems(tx: Knex, rows: ReturnRow[]): Promise<ReturnResource[]>
     reason: r.reason,
     items: items
       .filter((i) => i.return_id === r.id)
-      .map((i) => ({ id: i.id, article_id: i.article_id, article_code: i.article_code, um3pl: i.um3pl, quantity_um3pl: toQuantity(Number(i.quantity)), stock_type: i.stock_type })),
+      .map((i) => ({
+        id: i.id,
+        article_id: i.article_id,
+        article_code: i.article_code,
+        um3pl: i.um3pl,
+        quantity_um3pl: toQuantity(Number(i.quantity)),
+        stock_type: i.stock_type,
+        lot: i.lot || null,
+        expiry_date: i.expiry_date || null,
+      })),
     created_at: toApiTime(r.created_at),
     updated_at: toApiTime(r.updated_at),
   }));
@@ -89,6 +100,18 @@ export async function findReturn(tx: Knex, scope: CompanyScope, id: number): Pro
 }
 
 
+/** Per article and lot (`<article id>|<lot>`): what earlier returns against the sales order took back of each lot, in thousandths. */
+export async function returnedByLot(tx: Knex, salesOrderId: number): Promise<Map<string, number>> {
+  const rows: Array<{ article_id: number; lot: string; total: number | string }> = await tx('return_items as i')
+    .join('returns as r', 'r.id', 'i.return_id')
+    .select('i.article_id', 'i.lot')
+    .sum({ total: 'i.quantity' })
+    .where('r.sales_order_id', salesOrderId)
+    .whereNotNull('i.lot')
+    .groupBy('i.article_id', 'i.lot');
+  return new Map(rows.map((r) => [`${r.article_id}|${r.lot}`, Number(r.total)]));
+}
+
 /** Per article: what earlier returns against the sales order took back, in thousandths. */
 export async function returnedByArticle(tx: Knex, salesOrderId: number): Promise<Map<number, number>> {
   const rows: Array<{ article_id: number; total: number | string }> = await tx('return_items as i')
@@ -103,10 +126,12 @@ export async function returnedByArticle(tx: Knex, salesOrderId: number): Promise
 export async function insertReturn(
   tx: Knex,
   fields: Omit<ReturnRow, 'id' | 'created_at' | 'updated_at'>,
-  lines: Array<{ articleId: number; um3pl: string; quantity: number; stockType: StockType }>,
+  lines: Array<{ articleId: number; um3pl: string; quantity: number; stockType: StockType; lot: string; expiryDate: string }>,
 ): Promise<number> {
   const now = nowDb();
   const id = await insertReturningId(tx, 'returns', { ...fields, created_at: now, updated_at: now });
-  await tx('return_items').insert(lines.map((l) => ({ return_id: id, article_id: l.articleId, um3pl: l.um3pl, quantity: l.quantity, stock_type: l.stockType })));
+  await tx('return_items').insert(
+    lines.map((l) => ({ return_id: id, article_id: l.articleId, um3pl: l.um3pl, quantity: l.quantity, stock_type: l.stockType, lot: l.lot || null, expiry_date: l.expiryDate || null })),
+  );
   return id;
 }

@@ -1,8 +1,9 @@
 /**
  * Returns: goods a client partner sends back into a warehouse. A return raises stock per line
  * (STOC_OK unless the line says otherwise, so damaged goods go to STOC_DEFECT) in one transaction
- * with its movements and events. Against a delivered sales order, each article may come back at
- * most as much as the order delivered less what earlier returns took back.
+ * with its movements and events, on the lot and expiry date the line names for an article that
+ * tracks them. Against a delivered sales order, each article may come back at most as much as the
+ * order delivered less what earlier returns took back.
  */
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
@@ -26,6 +27,8 @@ const messages = {
   codeTaken: codeTakenMessage('internal_code'),
   notDelivered: (articleId: number, orderId: number) => `Article ${articleId} was not delivered by sales order ${orderId}.`,
   tooMuch: (left: number, delivered: number) => `At most ${left} of this article can still be returned (${delivered} delivered).`,
+  lotNotShipped: (lot: string, orderId: number) => `Lot ${lot} of this article did not ship on sales order ${orderId}; name a lot its shipments took.`,
+  tooMuchOfLot: (lot: string, left: number, delivered: number) => `At most ${left} of lot ${lot} can still be returned (${delivered} of it delivered).`,
   notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
 };
 
@@ -43,8 +46,35 @@ export async function getReturn(ctx: TenantContext, id: number): Promise<ReturnR
   return found;
 }
 
-/** Each article may come back at most as much as the order delivered less what earlier returns (and earlier lines) took back. */
-function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Map<number, number>, returned: Map<number, number>, orderId: number, problems: Problems): void {
+interface Delivered {
+  /** Per article. */
+  byArticle: Map<number, number>;
+  /** Per article and lot, `<article id>|<lot>`. */
+  byLot: Map<string, number>;
+}
+
+/**
+ * Each article may come back at most as much as the order delivered less what earlier returns (and
+ * earlier lines) took back; a line with a lot, only of a lot the order's shipments took, and at most
+ * what they took of it less what came back of it.
+ */
+function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Delivered, returned: Delivered, orderId: number, problems: Problems): void {
+  for (const line of lines) {
+    if (line.lot !== '') checkLot(line, delivered.byLot, returned.byLot, orderId, problems);
+  }
+  checkArticles(lines, delivered.byArticle, returned.byArticle, orderId, problems);
+}
+
+function checkLot(line: ResolvedLine, delivered: Map<string, number>, returned: Map<string, number>, orderId: number, problems: Problems): void {
+  const key = `${line.articleId}|${line.lot}`;
+  const got = delivered.get(key);
+  if (got === undefined) return problems.add(`items.${line.index}.lot`, messages.lotNotShipped(line.lot, orderId));
+  const before = returned.get(key) ?? 0;
+  returned.set(key, before + line.quantity);
+  if (before + line.quantity > got) problems.add(`items.${line.index}.quantity_um3pl`, messages.tooMuchOfLot(line.lot, toQuantity(Math.max(got - before, 0)), toQuantity(got)));
+}
+
+function checkArticles(lines: readonly ResolvedLine[], delivered: Map<number, number>, returned: Map<number, number>, orderId: number, problems: Problems): void {
   for (const line of lines) {
     const got = delivered.get(line.articleId);
     if (got === undefined) {
@@ -78,8 +108,11 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
       if (order && partner && order.clientId !== partner.client_3pl_id) problems.add('sales_order_id', messages.notReturnable);
       await checkWarehouse(using, body.warehouse_id, 'warehouse_id', problems);
       const clientId = partner?.client_3pl_id ?? clientInScope(scope);
-      const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
-      if (order && orderId !== undefined && !problems.has('sales_order_id')) checkAgainstDelivery(lines, order.delivered, await repository.returnedByArticle(tx, orderId), orderId, problems);
+      const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems, lots: 'inbound' });
+      if (order && orderId !== undefined && !problems.has('sales_order_id')) {
+        const returned = { byArticle: await repository.returnedByArticle(tx, orderId), byLot: await repository.returnedByLot(tx, orderId) };
+        checkAgainstDelivery(lines, { byArticle: order.delivered, byLot: order.deliveredLots }, returned, orderId, problems);
+      }
       if (body.internal_code && clientId !== undefined && (await codeTaken(tx, 'returns', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
       problems.throwIfAny();
       const client = partner!.client_3pl_id;
@@ -102,6 +135,9 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
           warehouseId: body.warehouse_id,
           articleId: line.articleId,
           stockType: line.stockType,
+          lot: line.lot,
+          expiryDate: line.expiryDate,
+          tracked: line.tracked,
           delta: line.quantity,
           cause: 'return',
           document: { kind: 'return', id },

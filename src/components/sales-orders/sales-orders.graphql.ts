@@ -17,6 +17,7 @@ const LineType = builder.objectRef<Schema<'SalesOrderLine'>>('SalesOrderItem').i
     um3pl: t.exposeString('um3pl'),
     quantity_um3pl: t.exposeFloat('quantity_um3pl'),
     delivered_quantity_um3pl: t.exposeFloat('delivered_quantity_um3pl', { description: "What the order's shipments took of this line so far." }),
+    lot: t.exposeString('lot', { nullable: true, description: 'The lot the line is pinned to; null when lots are taken earliest expiry first.' }),
   }),
 });
 

@@ -39,6 +39,10 @@ export interface SalesOrderItemRow {
   /** Thousandths, like `delivered_quantity` (what its shipments took). */
   quantity: number;
   delivered_quantity: number;
+  /** The pinned lot, null for none. */
+  lot: string | null;
+  /** Whether the article keeps stock per lot or expiry date. */
+  tracked: boolean;
 }
 
 interface HistoryRow {
@@ -77,6 +81,7 @@ export function toSalesOrder(order: SalesOrder): SalesOrderResource {
       um3pl: i.um3pl,
       quantity_um3pl: toQuantity(i.quantity),
       delivered_quantity_um3pl: toQuantity(i.delivered_quantity),
+      lot: i.lot,
     })),
     shipments: order.shipments,
     status_history: order.history.map((h) => ({
@@ -95,9 +100,9 @@ async function withDetails(tx: Knex, orders: SalesOrderRow[]): Promise<SalesOrde
   const [items, history, shipments] = await Promise.all([
     tx('sales_order_items as i')
       .join('articles as a', 'a.id', 'i.article_id')
-      .select('i.id', 'i.sales_order_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity', 'i.delivered_quantity')
+      .select('i.id', 'i.sales_order_id', 'i.article_id', 'a.article_code', 'i.um3pl', 'i.quantity', 'i.delivered_quantity', 'i.lot', 'a.lot_tracked', 'a.expiry_tracked')
       .whereIn('i.sales_order_id', ids)
-      .orderBy('i.id') as Promise<SalesOrderItemRow[]>,
+      .orderBy('i.id') as Promise<Array<SalesOrderItemRow & { lot_tracked: number | boolean; expiry_tracked: number | boolean }>>,
     tx('sales_order_status_history as h')
       .leftJoin('users as u', 'u.id', 'h.user_id')
       .select('h.sales_order_id', 'h.status', 'h.at', 'h.user_id', 'u.name as user_name', 'u.email as user_email')
@@ -108,7 +113,15 @@ async function withDetails(tx: Knex, orders: SalesOrderRow[]): Promise<SalesOrde
   return orders.map((o) => ({
     ...o,
     on_hold: Boolean(o.on_hold),
-    items: items.filter((i) => i.sales_order_id === o.id).map((i) => ({ ...i, quantity: Number(i.quantity), delivered_quantity: Number(i.delivered_quantity) })),
+    items: items
+      .filter((i) => i.sales_order_id === o.id)
+      .map(({ lot_tracked, expiry_tracked, ...i }) => ({
+        ...i,
+        quantity: Number(i.quantity),
+        delivered_quantity: Number(i.delivered_quantity),
+        lot: i.lot ? i.lot : null,
+        tracked: Boolean(lot_tracked) || Boolean(expiry_tracked),
+      })),
     history: history.filter((h) => h.sales_order_id === o.id),
     shipments: shipments.get(o.id) ?? [],
   }));
@@ -152,8 +165,8 @@ export async function insertOrder(tx: Knex, fields: Omit<SalesOrderRow, 'id' | '
   return insertReturningId(tx, 'sales_orders', { ...fields, status: 'new', on_hold: false, hold_reason: null, created_at: now, updated_at: now });
 }
 
-export async function insertItems(tx: Knex, orderId: number, lines: Array<{ articleId: number; um3pl: string; quantity: number }>): Promise<void> {
-  await tx('sales_order_items').insert(lines.map((l) => ({ sales_order_id: orderId, article_id: l.articleId, um3pl: l.um3pl, quantity: l.quantity })));
+export async function insertItems(tx: Knex, orderId: number, lines: Array<{ articleId: number; um3pl: string; quantity: number; lot: string }>): Promise<void> {
+  await tx('sales_order_items').insert(lines.map((l) => ({ sales_order_id: orderId, article_id: l.articleId, um3pl: l.um3pl, quantity: l.quantity, lot: l.lot || null })));
 }
 
 export async function deleteItems(tx: Knex, orderId: number): Promise<void> {
@@ -224,6 +237,19 @@ export async function addDelivered(tx: Knex, itemId: number, quantity: number): 
 /** Sets or lifts the order's hold (`reason` null lifts it). */
 export async function setHold(tx: Knex, id: number, reason: string | null): Promise<void> {
   await tx('sales_orders').where('id', id).update({ on_hold: reason !== null, hold_reason: reason, updated_at: nowDb() });
+}
+
+/** Per article and lot (`<article id>|<lot>`): what the order's shipments took of each lot, in thousandths. */
+export async function deliveredByLot(tx: Knex, orderId: number): Promise<Map<string, number>> {
+  const rows: Array<{ article_id: number; lot: string; total: number | string }> = await tx('shipment_item_lots as l')
+    .join('shipment_items as s', 's.id', 'l.shipment_item_id')
+    .join('sales_order_items as i', 'i.id', 's.sales_order_item_id')
+    .select('i.article_id', 'l.lot')
+    .sum({ total: 'l.quantity' })
+    .where('i.sales_order_id', orderId)
+    .where('l.lot', '<>', '')
+    .groupBy('i.article_id', 'l.lot');
+  return new Map(rows.map((r) => [`${r.article_id}|${r.lot}`, Number(r.total)]));
 }
 
 /** Per article: what the order's shipments delivered, in thousandths (articles of which nothing shipped are absent). */

@@ -49,6 +49,15 @@ export async function clientPartner(ctx: TenantContext, partnerId: number): Prom
   return partner;
 }
 
+/** What a line reserves: its article, how much (thousandths), its pinned lot (null or '' for none). */
+export interface ReservedLine {
+  article_id: number;
+  article_code: string;
+  quantity: number;
+  lot: string | null;
+  tracked: boolean;
+}
+
 /**
  * Reserves (sign 1) or releases (sign -1) every line of an order on its warehouse and stock type.
  * A reservation above the most a balance holds is a 422 on the line's quantity, or on `field` when
@@ -57,12 +66,20 @@ export async function clientPartner(ctx: TenantContext, partnerId: number): Prom
 export async function reserveLines(
   tx: Knex.Transaction,
   order: Pick<SalesOrderRow, 'id' | 'company_id' | 'source_warehouse_id' | 'stock_type'>,
-  lines: ReadonlyArray<{ article_id: number; article_code: string; quantity: number }>,
+  lines: readonly ReservedLine[],
   sign: 1 | -1,
   field?: string,
 ): Promise<void> {
   for (const { line, index } of inLockOrder(lines, (l) => ({ articleId: l.article_id }))) {
-    const key = { clientId: order.company_id, warehouseId: order.source_warehouse_id, articleId: line.article_id, stockType: order.stock_type, articleCode: line.article_code };
+    const key = {
+      clientId: order.company_id,
+      warehouseId: order.source_warehouse_id,
+      articleId: line.article_id,
+      stockType: order.stock_type,
+      articleCode: line.article_code,
+      lot: line.lot ?? '',
+      tracked: line.tracked,
+    };
     await reserveStock(tx, key, sign * line.quantity, { kind: 'sales_order', id: order.id }, field ?? `items.${index}.quantity_um3pl`);
   }
 }
@@ -83,8 +100,8 @@ export async function lockedOrder(tx: Knex.Transaction, scope: CompanyScope, id:
 }
 
 /** What each line of the order has left to ship (what it reserves while the order is open), lines with nothing left omitted. */
-export function linesLeft(order: SalesOrder): Array<{ article_id: number; article_code: string; quantity: number }> {
-  return order.items.map((i) => ({ article_id: i.article_id, article_code: i.article_code, quantity: leftToShip(i) })).filter((l) => l.quantity > 0);
+export function linesLeft(order: SalesOrder): ReservedLine[] {
+  return order.items.map((i) => ({ article_id: i.article_id, article_code: i.article_code, quantity: leftToShip(i), lot: i.lot, tracked: i.tracked })).filter((l) => l.quantity > 0);
 }
 
 /** Runs `work` as a document write (documents/document-writes.ts) answering the order as it now is. */
@@ -102,8 +119,8 @@ export function writeOrder(
   });
 }
 
-function asLines(lines: ResolvedLine[]): Array<{ article_id: number; article_code: string; quantity: number }> {
-  return lines.map((l) => ({ article_id: l.articleId, article_code: l.articleCode, quantity: l.quantity }));
+function asLines(lines: ResolvedLine[]): ReservedLine[] {
+  return lines.map((l) => ({ article_id: l.articleId, article_code: l.articleCode, quantity: l.quantity, lot: l.lot, tracked: l.tracked }));
 }
 
 export function listSalesOrders(
@@ -140,7 +157,7 @@ export async function createSalesOrder(ctx: TenantContext, body: Schema<'SalesOr
     const partner = await problems.collect(clientPartner(using, body.partner_id));
     await checkWarehouse(using, body.source_warehouse_id, 'source_warehouse_id', problems);
     const clientId = partner?.client_3pl_id ?? clientInScope(scope);
-    const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
+    const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems, lots: 'pin' });
     if (clientId !== undefined && (await codeTaken(tx, 'sales_orders', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
     problems.throwIfAny();
     const fields = {
@@ -197,7 +214,7 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
     let lines: ResolvedLine[] | undefined;
     if (body.items !== undefined && whileNew('items')) {
       const context = { clientId: order.company_id, clientIds: scope.clientIds, providerId: scope.providerId };
-      lines = await resolveLines(tx, context, body.items, { problems, kept: new Set(order.items.map((i) => i.article_id)) });
+      lines = await resolveLines(tx, context, body.items, { problems, kept: new Set(order.items.map((i) => i.article_id)), lots: 'pin' });
     }
     problems.throwIfAny();
     if (!lines && Object.keys(changedFields(order, changes)).length === 0) return { id, changed: false };
@@ -209,7 +226,7 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
         await repository.insertItems(tx, id, lines);
       }
       const moved = changes.source_warehouse_id !== undefined ? 'source_warehouse_id' : 'stock_type';
-      await reserveLines(tx, { ...order, ...changes }, lines ? asLines(lines) : order.items, 1, lines ? undefined : moved);
+      await reserveLines(tx, { ...order, ...changes }, lines ? asLines(lines) : linesLeft(order), 1, lines ? undefined : moved);
     }
     await repository.updateOrder(tx, id, changes);
     return { id, changed: true };
@@ -225,13 +242,17 @@ export async function openLinesOfArticle(tx: Knex, articleId: number): Promise<A
 /**
  * For a return against sales order `id`, first thing in the caller's transaction: locks the order
  * (concurrent returns and shipments of it wait their turn) and answers its client and what its
- * shipments delivered, per article in thousandths; a 422 on sales_order_id when it is not an order
+ * shipments delivered, per article in thousandths (and per article and lot, `<article id>|<lot>`); a 422 on sales_order_id when it is not an order
  * in scope that shipped something (partially_delivered, delivered or closed).
  */
-export async function lockReturnableOrder(tx: Knex.Transaction, scope: CompanyScope, id: number): Promise<{ clientId: number; delivered: Map<number, number> }> {
+export async function lockReturnableOrder(
+  tx: Knex.Transaction,
+  scope: CompanyScope,
+  id: number,
+): Promise<{ clientId: number; delivered: Map<number, number>; deliveredLots: Map<string, number> }> {
   await repository.lockOrder(tx, id, scope);
   const order = await repository.findOrder(tx, scope, id);
   if (!order) throw InputError.field('sales_order_id', messages.notReturnable);
   if (!SHIPPED_STATUSES.includes(order.status)) throw InputError.field('sales_order_id', messages.notShipped(id, order.status));
-  return { clientId: order.company_id, delivered: await repository.deliveredByArticle(tx, id) };
+  return { clientId: order.company_id, delivered: await repository.deliveredByArticle(tx, id), deliveredLots: await repository.deliveredByLot(tx, id) };
 }

@@ -36,6 +36,24 @@ interface ShipmentItemRow {
   quantity: number | string;
 }
 
+type LotQuantity = Schema<'LotQuantity'>;
+
+/** What each shipment line took of each lot, by shipment line id, earliest expiry first. */
+async function lotsOf(tx: Knex, itemIds: readonly number[]): Promise<Map<number, LotQuantity[]>> {
+  const byItem = new Map<number, LotQuantity[]>();
+  if (itemIds.length === 0) return byItem;
+  const rows: Array<{ shipment_item_id: number; lot: string; expiry_date: string; quantity: number | string }> = await tx('shipment_item_lots')
+    .select('shipment_item_id', 'lot', 'expiry_date', 'quantity')
+    .whereIn('shipment_item_id', itemIds as number[])
+    .orderBy('id');
+  for (const r of rows) {
+    const list = byItem.get(r.shipment_item_id) ?? [];
+    list.push({ lot: r.lot || null, expiry_date: r.expiry_date || null, quantity_um3pl: toQuantity(Number(r.quantity)) });
+    byItem.set(r.shipment_item_id, list);
+  }
+  return byItem;
+}
+
 async function withItems(tx: Knex, rows: ShipmentRow[]): Promise<ShipmentResource[]> {
   if (rows.length === 0) return [];
   const items = (await tx('shipment_items as s')
@@ -44,6 +62,7 @@ async function withItems(tx: Knex, rows: ShipmentRow[]): Promise<ShipmentResourc
     .select('s.id', 's.shipment_id', 's.sales_order_item_id', 'i.article_id', 'a.article_code', 'i.um3pl', 's.quantity')
     .whereIn('s.shipment_id', rows.map((r) => r.id))
     .orderBy('s.id')) as ShipmentItemRow[];
+  const lots = await lotsOf(tx, items.map((i) => i.id));
   return rows.map((r) => ({
     id: r.id,
     sales_order_id: r.sales_order_id,
@@ -56,7 +75,15 @@ async function withItems(tx: Knex, rows: ShipmentRow[]): Promise<ShipmentResourc
     internal_code: r.internal_code,
     items: items
       .filter((i) => i.shipment_id === r.id)
-      .map((i) => ({ id: i.id, so_item_id: i.sales_order_item_id, article_id: i.article_id, article_code: i.article_code, um3pl: i.um3pl, quantity_um3pl: toQuantity(Number(i.quantity)) })),
+      .map((i) => ({
+        id: i.id,
+        so_item_id: i.sales_order_item_id,
+        article_id: i.article_id,
+        article_code: i.article_code,
+        um3pl: i.um3pl,
+        quantity_um3pl: toQuantity(Number(i.quantity)),
+        lots: lots.get(i.id) ?? [],
+      })),
     created_at: toApiTime(r.created_at),
     updated_at: toApiTime(r.updated_at),
   }));
@@ -118,4 +145,11 @@ export async function insertShipment(tx: Knex, fields: NewShipment, lines: Reado
   const id = await insertReturningId(tx, 'shipments', { ...fields, shipped_at: fields.shipped_at ?? now, created_at: now, updated_at: now });
   await tx('shipment_items').insert(lines.map((l) => ({ shipment_id: id, sales_order_item_id: l.itemId, quantity: l.quantity })));
   return id;
+}
+
+/** Records what the shipment's line of order line `itemId` took of each lot (thousandths; '' for no lot or expiry). */
+export async function insertItemLots(tx: Knex, shipmentId: number, itemId: number, lots: ReadonlyArray<{ lot: string; expiryDate: string; quantity: number }>): Promise<void> {
+  if (lots.length === 0) return;
+  const line = (await tx('shipment_items').select('id').where({ shipment_id: shipmentId, sales_order_item_id: itemId }).first()) as { id: number };
+  await tx('shipment_item_lots').insert(lots.map((l) => ({ shipment_item_id: line.id, lot: l.lot, expiry_date: l.expiryDate, quantity: l.quantity })));
 }

@@ -69,6 +69,8 @@ export async function shipLines(
       warehouseId: order.source_warehouse_id,
       articleId: line.item.article_id,
       stockType: order.stock_type,
+      lot: line.item.lot ?? '',
+      tracked: line.item.tracked,
       delta: -line.quantity,
       cause: options.cause,
       document,
@@ -77,6 +79,7 @@ export async function shipLines(
       field: line.field,
     });
     if (!delivered.ok) short.push({ index: line.index, field: line.field, message: delivered.message });
+    else await shipments.insertItemLots(tx, id, line.item.id, delivered.lots);
   }
   if (short.length > 0) {
     const errors: FieldErrors = Object.fromEntries(short.sort((a, b) => a.index - b.index).map((s) => [s.field, [s.message]]));

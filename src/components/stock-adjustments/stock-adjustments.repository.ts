@@ -33,6 +33,8 @@ interface ItemRow {
   article_code: string;
   um3pl: string;
   stock_type: StockType;
+  lot: string | null;
+  expiry_date: string | null;
   counted: number | string | null;
   delta: number | string;
   quantity_before: number | string;
@@ -44,6 +46,9 @@ export interface AppliedLine {
   articleId: number;
   um3pl: string;
   stockType: StockType;
+  /** As the stock key stores them ('' for none). */
+  lot: string;
+  expiryDate: string;
   counted: number | null;
   delta: number;
   before: number;
@@ -65,6 +70,8 @@ async function withItems(tx: Knex, rows: AdjustmentRow[]): Promise<StockAdjustme
       article_code: i.article_code,
       um3pl: i.um3pl,
       stock_type: i.stock_type,
+      lot: i.lot || null,
+      expiry_date: i.expiry_date || null,
       counted_um3pl: i.counted === null ? null : toQuantity(Number(i.counted)),
       delta_um3pl: toQuantity(Number(i.delta)),
       quantity_before: toQuantity(Number(i.quantity_before)),
@@ -114,6 +121,8 @@ export async function insertItems(tx: Knex, adjustmentId: number, lines: readonl
       article_id: l.articleId,
       um3pl: l.um3pl,
       stock_type: l.stockType,
+      lot: l.lot || null,
+      expiry_date: l.expiryDate || null,
       counted: l.counted,
       delta: l.delta,
       quantity_before: l.before,

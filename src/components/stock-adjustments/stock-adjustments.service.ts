@@ -1,6 +1,8 @@
 /**
  * Stock adjustments: corrections of stock on hand in one warehouse, each line a signed change of
- * one balance or a count that sets it. The adjustment is checked whole first (client, warehouse,
+ * one balance or a count that sets it. A balance of an article that tracks lots or expiry dates is
+ * one lot and expiry date: every line of such an article names them, whether it adds, takes away
+ * or counts (stock of an expired lot may be taken away like any other). The adjustment is checked whole first (client, warehouse,
  * lines, one line per balance, code), then applied line by line in the stock lock order in its
  * own transaction: a line that would take a balance below zero joins the problems, and any
  * problem rolls the whole back. An adjustment may go below what open sales orders reserve: it
@@ -32,8 +34,8 @@ type StockType = Schema<'StockType'>;
 const messages = {
   notFound: (id: number) => `Stock adjustment ${id} was not found.`,
   codeTaken: codeTakenMessage('internal_code'),
-  twice: (first: number, stockType: string, code: string) =>
-    `Line ${first} already adjusts the ${stockType} stock of article ${code}; give each balance one line.`,
+  twice: (first: number, stockType: string, code: string, lot: string) =>
+    `Line ${first} already adjusts the ${stockType} stock of article ${code}${lot}; give each balance one line.`,
   deactivatedCount: (code: string, onHand: number, counted: number) =>
     `Article ${code} is deactivated; a count may only lower its stock (${onHand} on hand, ${counted} counted).`,
   notApplied: 'The adjustment cannot be applied; nothing was adjusted.',
@@ -62,15 +64,24 @@ function writeOffArticles(items: readonly LineInput[]): Set<number> {
   return new Set(items.map((line) => line.article_id).filter((id) => !refused.has(id)));
 }
 
-/** Each balance (article and stock type) on one line only: a later line of it is a 422 on its article_id. */
+/** The lot and expiry date of a balance as a message names them ('' for a balance of neither). */
+function lotOf(item: LineInput): string {
+  const parts = [item.lot !== undefined ? `lot ${item.lot}` : '', item.expiry_date !== undefined ? `expiring ${item.expiry_date}` : ''].filter(Boolean);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
+/**
+ * Each balance (article, stock type, lot and expiry date) on one line only: a later line of it is
+ * a 422 on its article_id.
+ */
 function checkOneLinePerBalance(items: readonly LineInput[], lines: readonly ResolvedLine[], problems: Problems): void {
   const codes = new Map(lines.map((line) => [line.articleId, line.articleCode]));
   const seen = new Map<string, number>();
   items.forEach((item, index) => {
-    const key = `${item.article_id}|${stockTypeOf(item)}`;
+    const key = JSON.stringify([item.article_id, stockTypeOf(item), item.lot ?? '', item.expiry_date ?? '']);
     const first = seen.get(key);
     if (first === undefined) seen.set(key, index);
-    else problems.add(`items.${index}.article_id`, messages.twice(first, stockTypeOf(item), codes.get(item.article_id) ?? String(item.article_id)));
+    else problems.add(`items.${index}.article_id`, messages.twice(first, stockTypeOf(item), codes.get(item.article_id) ?? String(item.article_id), lotOf(item)));
   });
 }
 
@@ -83,9 +94,17 @@ interface Applying {
 
 /** Applies one line; what it did, or undefined when it joined the problems instead. */
 async function applyLine(tx: Knex.Transaction, on: Applying, line: ResolvedLine, input: LineInput, problems: Problems): Promise<AppliedLine | undefined> {
-  const key: StockKey = { clientId: on.clientId, warehouseId: on.warehouseId, articleId: line.articleId, stockType: stockTypeOf(input) };
+  const key: StockKey = {
+    clientId: on.clientId,
+    warehouseId: on.warehouseId,
+    articleId: line.articleId,
+    stockType: stockTypeOf(input),
+    lot: line.lot,
+    expiryDate: line.expiryDate,
+    tracked: line.tracked,
+  };
   const movement = { cause: 'adjustment' as const, document: on.document, userId: on.userId };
-  const applied = { articleId: line.articleId, um3pl: line.um3pl, stockType: key.stockType };
+  const applied = { articleId: line.articleId, um3pl: line.um3pl, stockType: key.stockType, lot: line.lot, expiryDate: line.expiryDate };
   if (input.counted_um3pl !== undefined) {
     const counted = await countStock(tx, { ...key, ...movement, counted: line.quantity, onlyLower: !line.active });
     if (counted.ok) return { ...applied, counted: line.quantity, delta: counted.delta, before: counted.before };
@@ -120,6 +139,7 @@ export async function createStockAdjustment(ctx: TenantContext, body: Body): Pro
         problems,
         kept: writeOffArticles(body.items),
         quantity: (_line, index) => quantitySource(body.items[index]!),
+        lots: 'inbound',
       });
       checkOneLinePerBalance(body.items, lines, problems);
       if (body.internal_code && clientId !== undefined && (await codeTaken(tx, 'stock_adjustments', 'internal_code', clientId, body.internal_code))) {

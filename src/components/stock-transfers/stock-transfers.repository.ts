@@ -34,6 +34,8 @@ interface ItemRow {
   from_stock_type: StockType;
   to_warehouse_id: number;
   to_stock_type: StockType;
+  lot: string | null;
+  expiry_date: string | null;
 }
 
 /** A line as stored (quantity in thousandths). */
@@ -43,6 +45,9 @@ export interface TransferLine {
   quantity: number;
   from: { warehouseId: number; stockType: StockType };
   to: { warehouseId: number; stockType: StockType };
+  /** The lot and expiry date of the stock that moves, as the stock key stores them ('' for none); the same at both places. */
+  lot: string;
+  expiryDate: string;
 }
 
 async function withItems(tx: Knex, rows: TransferRow[]): Promise<StockTransfer[]> {
@@ -61,6 +66,8 @@ async function withItems(tx: Knex, rows: TransferRow[]): Promise<StockTransfer[]
       quantity_um3pl: toQuantity(Number(i.quantity)),
       from: { warehouse_id: i.from_warehouse_id, stock_type: i.from_stock_type },
       to: { warehouse_id: i.to_warehouse_id, stock_type: i.to_stock_type },
+      lot: i.lot || null,
+      expiry_date: i.expiry_date || null,
     })),
     created_at: toApiTime(r.created_at),
     updated_at: toApiTime(r.updated_at),
@@ -111,6 +118,8 @@ export async function insertTransfer(tx: Knex, fields: Omit<TransferRow, 'id' | 
       from_stock_type: l.from.stockType,
       to_warehouse_id: l.to.warehouseId,
       to_stock_type: l.to.stockType,
+      lot: l.lot || null,
+      expiry_date: l.expiryDate || null,
     })),
   );
   return id;

@@ -2,6 +2,8 @@
  * Stock transfers: stock of one client moved between stock types, between the provider's
  * warehouses, or both. Each line takes its quantity off one balance and puts it on another (two
  * movements); the transfer is checked whole, then applied in one transaction, all lines or none.
+ * A line of an article that tracks lots or expiry dates names the lot and expiry date that move;
+ * the stock keeps them at its destination.
  *
  * A transfer takes only what is available at its source: on hand less what open sales orders
  * reserve there. Reserved goods are promised to orders that will pick them where they are; moving
@@ -75,7 +77,7 @@ export async function createStockTransfer(ctx: TenantContext, body: Body): Promi
       const problems = new Problems();
       const clientId = problems.attempt(() => clientFor(scope, body.client_3pl_id));
       await checkPlaces({ ...ctx, db: tx }, body.items, problems);
-      const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems });
+      const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems, lots: 'inbound' });
       if (body.internal_code && clientId !== undefined && (await codeTaken(tx, 'stock_transfers', 'internal_code', clientId, body.internal_code))) {
         problems.add('internal_code', messages.codeTaken);
       }
@@ -89,6 +91,8 @@ export async function createStockTransfer(ctx: TenantContext, body: Body): Promi
           quantity: line.quantity,
           from: { warehouseId: from.warehouse_id, stockType: from.stock_type },
           to: { warehouseId: to.warehouse_id, stockType: to.stock_type },
+          lot: line.lot,
+          expiryDate: line.expiryDate,
         };
       });
       const userId = userOf(ctx);
@@ -96,7 +100,8 @@ export async function createStockTransfer(ctx: TenantContext, body: Body): Promi
       const moves: StockMove[] = lines.flatMap((line, i) => {
         const { from, to } = stored[i]!;
         const field = `items.${line.index}.quantity_um3pl`;
-        const common = { clientId: client, articleId: line.articleId, articleCode: line.articleCode, field };
+        // The stock keeps its lot and expiry date where it goes.
+        const common = { clientId: client, articleId: line.articleId, articleCode: line.articleCode, lot: line.lot, expiryDate: line.expiryDate, tracked: line.tracked, field };
         return [
           { ...common, ...from, delta: -line.quantity },
           { ...common, ...to, delta: line.quantity },

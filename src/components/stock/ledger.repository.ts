@@ -13,6 +13,7 @@ export interface MovementFilters {
   warehouseId?: number;
   stockType?: Schema<'StockType'>;
   cause?: Schema<'MovementCause'>;
+  lot?: string;
   /** Stored times, inclusive. */
   since?: string;
   until?: string;
@@ -26,6 +27,8 @@ interface MovementRow {
   article_id: number;
   article_code: string;
   stock_type: Schema<'StockType'>;
+  lot: string;
+  expiry_date: string;
   delta: number | string;
   quantity_after: number | string;
   cause: Schema<'MovementCause'>;
@@ -42,6 +45,8 @@ function toMovement(row: MovementRow): StockMovement {
     article_id: row.article_id,
     article_code: row.article_code,
     stock_type: row.stock_type,
+    lot: row.lot ? row.lot : null,
+    expiry_date: row.expiry_date ? row.expiry_date : null,
     delta: toQuantity(Number(row.delta)),
     quantity_after: toQuantity(Number(row.quantity_after)),
     cause: row.cause,
@@ -70,7 +75,7 @@ export async function movementsAfter(tx: Knex, scope: CompanyScope, options: { a
   const { filters } = options;
   const query = tx('stock_movements as m')
     .join('articles as a', 'a.id', 'm.article_id')
-    .select('m.id', 'm.created_at', 'm.company_id', 'm.warehouse_id', 'm.article_id', 'a.article_code', 'm.stock_type', 'm.delta', 'm.quantity_after', 'm.cause', 'm.document_kind', 'm.document_id')
+    .select('m.id', 'm.created_at', 'm.company_id', 'm.warehouse_id', 'm.article_id', 'a.article_code', 'm.stock_type', 'm.lot', 'm.expiry_date', 'm.delta', 'm.quantity_after', 'm.cause', 'm.document_kind', 'm.document_id')
     .where('m.feed_seq', '>', options.afterSeq)
     .orderBy('m.feed_seq')
     .limit(options.limit);
@@ -79,6 +84,7 @@ export async function movementsAfter(tx: Knex, scope: CompanyScope, options: { a
   if (filters.warehouseId !== undefined) query.where('m.warehouse_id', filters.warehouseId);
   if (filters.stockType !== undefined) query.where('m.stock_type', filters.stockType);
   if (filters.cause !== undefined) query.where('m.cause', filters.cause);
+  if (filters.lot !== undefined) query.where('m.lot', filters.lot);
   if (filters.since !== undefined) query.where('m.created_at', '>=', filters.since);
   if (filters.until !== undefined) query.where('m.created_at', '<=', filters.until);
   return ((await query) as MovementRow[]).map(toMovement);

@@ -28,6 +28,7 @@ export interface MovementQuery {
   warehouse_id?: number;
   stock_type?: Schema<'StockType'>;
   cause?: Schema<'MovementCause'>;
+  lot?: string;
   since?: string;
   until?: string;
 }
@@ -46,6 +47,7 @@ export async function listMovements(ctx: TenantContext, query: MovementQuery): P
     warehouseId: query.warehouse_id,
     stockType: query.stock_type,
     cause: query.cause,
+    lot: query.lot,
     since: inputTime(query.since, 'since'),
     until: inputTime(query.until, 'until'),
   };

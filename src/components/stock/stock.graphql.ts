@@ -5,10 +5,13 @@ import type { StockLevel } from './stock.repository.js';
 import { listMovements, type StockMovement } from './ledger.service.js';
 import { stockAfter } from './stock.service.js';
 
+const LOT = 'The lot; null for an article that does not track lots.';
+const EXPIRY = 'The expiry date (YYYY-MM-DD); null for an article that does not track expiry.';
+
 export const StockTypeEnum = builder.enumType('StockType', { values: ['STOC_OK', 'STOC_DEFECT', 'STOC_QUARANTINE'] as const });
 
 const StockLevelType = builder.objectRef<StockLevel>('StockLevel').implement({
-  description: 'Stock of one article of one client, in one warehouse, of one stock type.',
+  description: 'Stock of one article of one client, in one warehouse, of one stock type, lot and expiry date.',
   fields: (t) => ({
     id: t.exposeInt('id'),
     client_3pl_id: t.exposeInt('client_3pl_id'),
@@ -16,9 +19,11 @@ const StockLevelType = builder.objectRef<StockLevel>('StockLevel').implement({
     article_id: t.exposeInt('article_id'),
     article_code: t.exposeString('article_code'),
     stock_type: t.expose('stock_type', { type: StockTypeEnum }),
+    lot: t.exposeString('lot', { nullable: true, description: LOT }),
+    expiry_date: t.exposeString('expiry_date', { nullable: true, description: EXPIRY }),
     quantity: t.exposeFloat('quantity', { description: 'On hand.' }),
-    reserved: t.exposeFloat('reserved', { description: 'Held by open sales orders.' }),
-    available: t.exposeFloat('available', { description: 'max(quantity - reserved, 0).' }),
+    reserved: t.exposeFloat('reserved', { description: 'Held by open sales orders (for an article that tracks lots or expiry, what the allocation, earliest expiry first, assigns to this row).' }),
+    available: t.exposeFloat('available', { description: 'max(quantity - reserved, 0); 0 once the expiry date has passed.' }),
     backordered: t.exposeFloat('backordered', { description: 'max(reserved - quantity, 0).' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
   }),
@@ -64,6 +69,8 @@ const StockMovementType = builder.objectRef<StockMovement>('StockMovement').impl
     article_id: t.exposeInt('article_id'),
     article_code: t.exposeString('article_code'),
     stock_type: t.expose('stock_type', { type: StockTypeEnum }),
+    lot: t.exposeString('lot', { nullable: true, description: LOT }),
+    expiry_date: t.exposeString('expiry_date', { nullable: true, description: EXPIRY }),
     delta: t.exposeFloat('delta', { description: 'The change on hand (negative when stock fell).' }),
     quantity_after: t.exposeFloat('quantity_after', { description: 'The balance on hand right after this movement.' }),
     cause: t.exposeString('cause'),

@@ -7,6 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
+import { baseOf, isTracked, lockKey, lowerAvailableTracked, reallocate } from './stock.allocation.js';
 import { insertMovement, recordChange, announceChange, type MovementRecord } from './stock.changes.js';
 import { balanceKeyOf, inLockOrder } from './stock.lock-order.js';
 import * as repository from './stock.repository.js';
@@ -29,6 +30,8 @@ export interface StockCount extends StockKey, Omit<MovementRecord, 'delta'> {
  * (thousandths); not ok, changing nothing, when `onlyLower` refuses a count above what is on hand.
  */
 export async function countStock(tx: Knex.Transaction, count: StockCount): Promise<{ ok: true; before: number; delta: number } | { ok: false; before: number }> {
+  const tracked = await isTracked(tx, count);
+  if (tracked) await lockKey(tx, count);
   let held = await repository.lockBalance(tx, count);
   if (!held && count.counted === 0) return { ok: true, before: 0, delta: 0 };
   if (!held) {
@@ -40,6 +43,7 @@ export async function countStock(tx: Knex.Transaction, count: StockCount): Promi
   if (delta === 0) return { ok: true, before: held.quantity, delta };
   if (!(await repository.setBalance(tx, count, count.counted, held.quantity))) throw new Error('A counted balance changed under its lock');
   await recordChange(tx, count, { delta, cause: count.cause, document: count.document, userId: count.userId });
+  if (tracked) await reallocate(tx, baseOf(count), count.document);
   return { ok: true, before: held.quantity, delta };
 }
 
@@ -58,6 +62,7 @@ export interface StockMoveProblem {
 
 interface Balance {
   key: StockKey;
+  tracked: boolean;
   articleCode: string;
   net: number;
   moves: StockMove[];
@@ -82,7 +87,8 @@ function byBalance(moves: readonly StockMove[]): Balance[] {
   const balances = new Map<string, Balance>();
   for (const move of moves) {
     const id = balanceKeyOf(move);
-    const balance = balances.get(id) ?? { key: { clientId: move.clientId, warehouseId: move.warehouseId, articleId: move.articleId, stockType: move.stockType }, articleCode: move.articleCode, net: 0, moves: [] };
+    const key = { clientId: move.clientId, warehouseId: move.warehouseId, articleId: move.articleId, stockType: move.stockType, lot: move.lot ?? '', expiryDate: move.expiryDate ?? '', tracked: move.tracked };
+    const balance = balances.get(id) ?? { key, tracked: false, articleCode: move.articleCode, net: 0, moves: [] };
     balance.net += move.delta;
     balance.moves.push(move);
     balances.set(id, balance);
@@ -92,7 +98,9 @@ function byBalance(moves: readonly StockMove[]): Balance[] {
 
 /** Changes one balance by its net; a problem per move it refuses, or none. */
 async function applyNet(tx: Knex.Transaction, b: Balance): Promise<StockMoveProblem[]> {
-  if (b.net < 0 && !(await repository.lowerAvailable(tx, b.key, -b.net))) {
+  if (b.tracked) await lockKey(tx, b.key);
+  const lowered = b.net >= 0 || (b.tracked ? await lowerAvailableTracked(tx, b.key, -b.net) : await repository.lowerAvailable(tx, b.key, -b.net));
+  if (!lowered) {
     const message = notAvailable(b, await repository.lockBalance(tx, b.key));
     return b.moves.filter((m) => m.delta < 0).map((m) => ({ field: m.field, message }));
   }
@@ -116,6 +124,7 @@ async function applyNet(tx: Knex.Transaction, b: Balance): Promise<StockMoveProb
  */
 export async function moveStock(tx: Knex.Transaction, moves: readonly StockMove[], movement: Omit<MovementRecord, 'delta'>): Promise<StockMoveProblem[]> {
   const balances = inLockOrder(byBalance(moves), (b) => b.key).map(({ line }) => line);
+  for (const balance of balances) balance.tracked = await isTracked(tx, balance.key);
   const problems: StockMoveProblem[] = [];
   for (const balance of balances) problems.push(...(await applyNet(tx, balance)));
   if (problems.length > 0) return problems;
@@ -129,5 +138,7 @@ export async function moveStock(tx: Knex.Transaction, moves: readonly StockMove[
     }
     if (balance.net !== 0) await announceChange(tx, balance.key, { delta: balance.net, cause: movement.cause, document: movement.document });
   }
+  const tracked = new Map(balances.filter((b) => b.tracked).map((b) => [`${b.key.clientId}|${b.key.warehouseId}|${b.key.articleId}|${b.key.stockType}`, baseOf(b.key)]));
+  for (const base of tracked.values()) await reallocate(tx, base, movement.document);
   return [];
 }

@@ -21,5 +21,5 @@ export function inLockOrder<T>(lines: readonly T[], keyOf: (line: T) => { articl
 
 /** A balance's key as one value (for maps of balances a document touches). */
 export function balanceKeyOf(key: StockKey): string {
-  return `${key.clientId}|${key.warehouseId}|${key.articleId}|${key.stockType}`;
+  return `${key.clientId}|${key.warehouseId}|${key.articleId}|${key.stockType}|${key.lot ?? ''}|${key.expiryDate ?? ''}`;
 }

@@ -18,7 +18,20 @@ export interface StockKey {
   warehouseId: number;
   articleId: number;
   stockType: StockType;
+  /** The lot; absent or '' for none (an article that does not track lots). */
+  lot?: string;
+  /** The expiry date, `YYYY-MM-DD`; absent or '' for none. */
+  expiryDate?: string;
+  /**
+   * Whether the article keeps stock per lot or expiry date (its balances' `reserved` is then the
+   * allocation of stock_reservations, earliest expiry first). Read from the article when absent.
+   */
+  tracked?: boolean;
 }
+
+/** How a lot or expiry date is stored ('' for none) and shown (null for none). */
+export const storedLot = (value: string | null | undefined): string => value ?? '';
+export const shownLot = (value: string | null | undefined): string | null => (value ? value : null);
 
 export interface BalanceRow {
   id: number;
@@ -27,9 +40,21 @@ export interface BalanceRow {
   article_id: number;
   article_code: string;
   stock_type: StockType;
+  lot: string;
+  expiry_date: string;
   quantity: number | string;
   reserved: number | string;
   updated_at: string | Date;
+}
+
+/** Today in UTC as `YYYY-MM-DD`: a balance whose expiry date is before it has expired. */
+export function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Whether a stored expiry date ('' for none) is before `today`. */
+export function isExpired(expiryDate: string, today = todayUtc()): boolean {
+  return expiryDate !== '' && expiryDate < today;
 }
 
 export function toStockLevel(row: BalanceRow): StockLevel {
@@ -43,25 +68,34 @@ export function toStockLevel(row: BalanceRow): StockLevel {
     article_id: row.article_id,
     article_code: row.article_code,
     stock_type: row.stock_type,
+    lot: shownLot(row.lot),
+    expiry_date: shownLot(row.expiry_date),
     quantity,
     reserved: toQuantity(reserved),
-    available: toQuantity(Math.max(onHand - reserved, 0)),
+    available: isExpired(row.expiry_date) ? 0 : toQuantity(Math.max(onHand - reserved, 0)),
     backordered: toQuantity(Math.max(reserved - onHand, 0)),
     updated_at: toApiTime(row.updated_at),
   };
 }
 
-/** The columns of a balance's key, on the balances and on the ledger (lots would join them here). */
-export const KEY_COLUMNS = ['company_id', 'warehouse_id', 'article_id', 'stock_type'] as const;
+/** The columns of a balance's key, on the balances and on the ledger. */
+export const KEY_COLUMNS = ['company_id', 'warehouse_id', 'article_id', 'stock_type', 'lot', 'expiry_date'] as const;
 
-function keyColumns(key: StockKey): Record<string, unknown> {
-  return { company_id: key.clientId, warehouse_id: key.warehouseId, article_id: key.articleId, stock_type: key.stockType };
+export function keyColumns(key: StockKey): Record<string, unknown> {
+  return {
+    company_id: key.clientId,
+    warehouse_id: key.warehouseId,
+    article_id: key.articleId,
+    stock_type: key.stockType,
+    lot: storedLot(key.lot),
+    expiry_date: storedLot(key.expiryDate),
+  };
 }
 
 function balances(tx: Knex): Knex.QueryBuilder {
   return tx('stock_balances as b')
     .join('articles as a', 'a.id', 'b.article_id')
-    .select('b.id', 'b.company_id', 'b.warehouse_id', 'b.article_id', 'a.article_code', 'b.stock_type', 'b.quantity', 'b.reserved', 'b.updated_at');
+    .select('b.id', 'b.company_id', 'b.warehouse_id', 'b.article_id', 'a.article_code', 'b.stock_type', 'b.lot', 'b.expiry_date', 'b.quantity', 'b.reserved', 'b.updated_at');
 }
 
 /**
@@ -75,7 +109,7 @@ export async function findBalance(tx: Knex, key: StockKey, options: { current?: 
 
 /** The balance of `key` as stored (thousandths), with its article's code. */
 export async function findBalanceRow(tx: Knex, key: StockKey, options: { current?: boolean } = {}): Promise<BalanceRow | undefined> {
-  const query = balances(tx).where({ 'b.company_id': key.clientId, 'b.warehouse_id': key.warehouseId, 'b.article_id': key.articleId, 'b.stock_type': key.stockType });
+  const query = balances(tx).where(Object.fromEntries(Object.entries(keyColumns(key)).map(([column, value]) => [`b.${column}`, value])));
   if (options.current && engineOf(tx) === 'mysql') query.forUpdate('b');
   return (await query.first()) as BalanceRow | undefined;
 }
@@ -216,6 +250,10 @@ export interface StockFilters {
   /** One or more article codes. */
   article_code?: readonly string[];
   stock_type?: StockType;
+  /** One lot, compared exactly. */
+  lot?: string;
+  /** Only rows with an expiry date before this day (`YYYY-MM-DD`). */
+  expires_before?: string;
   updated_since?: string;
 }
 
@@ -227,6 +265,8 @@ function filteredBalances(tx: Knex, scope: CompanyScope, filters: StockFilters):
     if (filters.article_id !== undefined) query.whereIn('b.article_id', [...new Set(filters.article_id)]);
     if (filters.article_code !== undefined) query.whereIn('a.article_code', [...new Set(filters.article_code)]);
     if (filters.stock_type !== undefined) query.where('b.stock_type', filters.stock_type);
+    if (filters.lot !== undefined) query.where('b.lot', filters.lot);
+    if (filters.expires_before !== undefined) query.where('b.expiry_date', '<>', '').where('b.expiry_date', '<', filters.expires_before);
     if (filters.updated_since !== undefined) query.where('b.updated_at', '>=', filters.updated_since);
     return query;
   };
@@ -266,6 +306,8 @@ export async function listStockAsOf(tx: Knex, scope: CompanyScope, filters: Stoc
     article_id: b.article_id,
     article_code: b.article_code,
     stock_type: b.stock_type,
+    lot: shownLot(b.lot),
+    expiry_date: shownLot(b.expiry_date),
     quantity: toQuantity(quantityAt.get(b.id) ?? 0),
   });
   return { rows: result.rows.map(toRow), total: result.total };

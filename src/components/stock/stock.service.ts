@@ -12,11 +12,12 @@ import type { Paged } from '../../platform/db/queries.js';
 import { InputError } from '../../platform/errors.js';
 import { inputTime } from '../../platform/input-time.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
+import { baseOf, deliverTracked, isTracked, lockKey, reallocate, reserveTracked, type LotTake } from './stock.allocation.js';
 import { announceChange, recordChange, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
 import * as repository from './stock.repository.js';
 import type { StockFilters, StockKey, StockLevel } from './stock.repository.js';
 
-export type { StockKey, StockLevel };
+export type { StockKey, StockLevel, LotTake };
 export type { MovementCause, StockChangeCause, StockDocumentRef } from './stock.changes.js';
 export { countStock, moveStock, type StockCount, type StockMove, type StockMoveProblem } from './stock.inventory.js';
 export { inLockOrder } from './stock.lock-order.js';
@@ -50,32 +51,41 @@ function aboveLimit(what: 'on hand' | 'reserved', key: StockKey & { articleCode:
  */
 export async function applyStockChange(tx: Knex.Transaction, change: StockChange): Promise<StockLevel> {
   assertDelta(change.delta);
+  const tracked = await isTracked(tx, change);
+  if (tracked) await lockKey(tx, change);
   if (change.delta > 0) {
     if (!(await repository.raiseBalance(tx, change, change.delta, LIMIT))) throw InputError.field(change.field, aboveLimit('on hand', change, change.delta));
   } else if (!(await repository.lowerBalance(tx, change, -change.delta))) {
     throw InputError.field(change.field, shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0));
   }
-  return recordChange(tx, change, change);
+  const level = await recordChange(tx, change, change);
+  if (!tracked) return level;
+  await reallocate(tx, baseOf(change), change.document);
+  return (await repository.findBalance(tx, change))!;
 }
 
 /**
  * Delivers `-change.delta` thousandths: takes them off the stock on hand and out of what the order
- * reserved, in one conditional statement. Answers the shortfall message instead of throwing, so
- * a delivery can name every short line before it gives up.
+ * reserved, in one conditional statement (for an article that tracks lots or expiry dates, from its
+ * rows earliest expiry first, stock.allocation.ts). Answers the lots taken (none for an article
+ * without), or the shortfall message instead of throwing, so a delivery can name every short line
+ * before it gives up.
  */
-export async function deliverStock(tx: Knex.Transaction, change: StockChange): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function deliverStock(tx: Knex.Transaction, change: StockChange): Promise<{ ok: true; lots: LotTake[] } | { ok: false; message: string }> {
   assertDelta(change.delta);
   if (change.delta > 0) throw new Error('A delivery lowers stock');
+  if (await isTracked(tx, change)) return deliverTracked(tx, change);
   if (!(await repository.deliverFromBalance(tx, change, -change.delta))) {
     return { ok: false, message: shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0) };
   }
   await recordChange(tx, change, change);
-  return { ok: true };
+  return { ok: true, lots: [] };
 }
 
 /**
  * Reserves (positive) or releases (negative) `delta` thousandths for an open sales order
- * (`document`); a reservation above the most a balance holds (MAX_BALANCE) is a 422 on `field`
+ * (`document`), pinned to `key.lot` for an article that tracks lots ('' or absent: earliest expiry
+ * first); a reservation above the most a balance holds (MAX_BALANCE) is a 422 on `field`
  * (the caller's transaction rolls back).
  */
 export async function reserveStock(
@@ -86,6 +96,10 @@ export async function reserveStock(
   field: string,
 ): Promise<void> {
   assertDelta(delta);
+  if (await isTracked(tx, key)) {
+    if (!(await reserveTracked(tx, key, delta, document))) throw InputError.field(field, aboveLimit('reserved', key, delta));
+    return;
+  }
   if (!(await repository.changeReserved(tx, key, delta, LIMIT))) {
     if (delta > 0) throw InputError.field(field, aboveLimit('reserved', key, delta));
     throw new Error(`Releasing ${-delta} that is not reserved`);

@@ -1,0 +1,73 @@
+/**
+ * The reservations of articles that track lots or expiry dates: what open sales orders reserve per
+ * stock key without lot (`stock_reservations`, one row per pinned lot, '' for lines without a
+ * pin) and the balance rows of such a key, read under lock for the allocation. SQL only.
+ */
+import type { Knex } from 'knex';
+import { nowDb } from '../../kernel/time.js';
+import { engineOf } from '../../platform/db/database.js';
+import type { Demand } from './stock.fefo.js';
+import type { StockKey } from './stock.repository.js';
+
+/** A stock key without lot and expiry date: the balances of one article in one warehouse and stock type. */
+export type BaseKey = Pick<StockKey, 'clientId' | 'warehouseId' | 'articleId' | 'stockType'>;
+
+function baseColumns(key: BaseKey): Record<string, unknown> {
+  return { company_id: key.clientId, warehouse_id: key.warehouseId, article_id: key.articleId, stock_type: key.stockType };
+}
+
+export interface KeyRow {
+  id: number;
+  lot: string;
+  expiryDate: string;
+  /** Thousandths. */
+  quantity: number;
+  reserved: number;
+}
+
+/**
+ * Every balance row of the key, by id, each locked for the rest of the transaction (MySQL/MariaDB;
+ * SQLite runs one writing transaction at a time): the allocation reads and writes them as one.
+ */
+export async function lockKeyRows(tx: Knex, key: BaseKey): Promise<KeyRow[]> {
+  const query = tx('stock_balances').select('id', 'lot', 'expiry_date', 'quantity', 'reserved').where(baseColumns(key)).orderBy('id');
+  if (engineOf(tx) === 'mysql') query.forUpdate();
+  const rows: Array<{ id: number; lot: string; expiry_date: string; quantity: number | string; reserved: number | string }> = await query;
+  return rows.map((r) => ({ id: Number(r.id), lot: r.lot, expiryDate: r.expiry_date, quantity: Number(r.quantity), reserved: Number(r.reserved) }));
+}
+
+/** What open sales orders reserve of the key, per pinned lot ('' for lines without a pin), thousandths. */
+export async function demandsOf(tx: Knex, key: BaseKey): Promise<Demand[]> {
+  const rows: Array<{ lot: string; quantity: number | string }> = await tx('stock_reservations').select('lot', 'quantity').where(baseColumns(key)).where('quantity', '>', 0);
+  return rows.map((r) => ({ lot: r.lot, quantity: Number(r.quantity) }));
+}
+
+/**
+ * Moves what open lines reserve of the key (pinned to `lot`, '' for none) by `delta` thousandths,
+ * in one statement: a reservation is created or raised, never above `max` (false: the caller must
+ * roll back); a release never takes it below zero (false: nothing changed).
+ */
+export async function changeDemand(tx: Knex, key: BaseKey, lot: string, delta: number, max: number): Promise<boolean> {
+  const where = { ...baseColumns(key), lot };
+  if (delta > 0) {
+    await tx('stock_reservations')
+      .insert({ ...where, quantity: delta })
+      .onConflict(['company_id', 'warehouse_id', 'article_id', 'stock_type', 'lot'])
+      .merge({ quantity: tx.raw('?? + ?', ['stock_reservations.quantity', delta]) });
+    const row = (await tx('stock_reservations').select('quantity').where(where).first()) as { quantity: number | string };
+    return Number(row.quantity) <= max;
+  }
+  const changed = await tx('stock_reservations').where(where).where('quantity', '>=', -delta).update({ quantity: tx.raw('?? + ?', ['quantity', delta]) });
+  return changed === 1;
+}
+
+/** Sets what a balance row (locked by the caller) has allocated. */
+export async function setReserved(tx: Knex, id: number, reserved: number): Promise<void> {
+  await tx('stock_balances').where('id', id).update({ reserved, updated_at: nowDb() });
+}
+
+/** Whether the article keeps stock per lot or expiry date. */
+export async function tracksLots(tx: Knex, articleId: number): Promise<boolean> {
+  const row = (await tx('articles').select('lot_tracked', 'expiry_tracked').where('id', articleId).first()) as { lot_tracked: number | boolean; expiry_tracked: number | boolean } | undefined;
+  return Boolean(row?.lot_tracked) || Boolean(row?.expiry_tracked);
+}

@@ -1,0 +1,148 @@
+/**
+ * FEFO for articles that track lots or expiry dates: reservations spread over lots earliest expiry
+ * first (each row's `reserved` is its share), expired lots are never reserved or shipped, a line may
+ * pin a lot, shipments take lots earliest first and list them, and every change (a reception, a
+ * cancellation, a shipment) spreads the reservations again.
+ */
+import { expect } from 'chai';
+import { createWorld, type World } from '../helpers/factories.js';
+import { harness, type Harness } from '../helpers/harness.js';
+import { freshArticle, type Article } from '../fixtures/articles.js';
+import { dayFromToday, receiveLots, trackedArticle } from '../fixtures/lots.js';
+import { buc, createSalesOrder, moveThrough, ship, type SalesOrder } from '../fixtures/sales-orders.js';
+import type { StockLevel } from '../fixtures/stock.js';
+
+describe('POST /api/sales-orders (lots, FEFO)', () => {
+  let h: Harness;
+  let world: World;
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+  });
+
+  /** The article's rows: `lot expiry quantity/reserved/available/backordered`, FEFO order. */
+  const rows = async (article: Article): Promise<string[]> => {
+    const res = await world.as('viewer').get(`/api/stock?article_id=${article.id}&per_page=200`).expect(200);
+    return (res.body.data as StockLevel[])
+      .sort((a, b) => (a.expiry_date ?? '9999').localeCompare(b.expiry_date ?? '9999') || (a.lot ?? '').localeCompare(b.lot ?? ''))
+      .map((r) => `${r.lot ?? '-'} ${r.expiry_date ?? '-'} ${r.quantity}/${r.reserved}/${r.available}/${r.backordered}`);
+  };
+  const soon = dayFromToday(30);
+  const later = dayFromToday(90);
+  const past = dayFromToday(-1);
+
+  it('When an order of 15 meets L1 (10, expiring first) and L2 (10), Then L1 is reserved 10 and L2 5', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'L2', expiry_date: later }, { quantity: 10, lot: 'L1', expiry_date: soon }]);
+    await createSalesOrder(world, [buc(a, 15)]);
+    expect(await rows(a)).to.deep.equal([`L1 ${soon} 10/10/0/0`, `L2 ${later} 10/5/5/0`]);
+  });
+
+  it('When a lot has expired, Then it shows available 0 and is never reserved; what no lot holds is backordered on the row without lot', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'OLD', expiry_date: past }, { quantity: 4, lot: 'NEW', expiry_date: soon }]);
+    await createSalesOrder(world, [buc(a, 6)]);
+    expect(await rows(a)).to.deep.equal([`OLD ${past} 10/0/0/0`, `NEW ${soon} 4/4/0/0`, '- - 0/2/0/2']);
+  });
+
+  it('When stock of an earlier lot arrives after the order, Then the reservation moves onto it (backorder first, then earliest expiry)', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 5, lot: 'L2', expiry_date: later }]);
+    await createSalesOrder(world, [buc(a, 8)]);
+    expect(await rows(a)).to.deep.equal([`L2 ${later} 5/5/0/0`, '- - 0/3/0/3']);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'L1', expiry_date: soon }]);
+    expect(await rows(a)).to.deep.equal([`L1 ${soon} 10/8/2/0`, `L2 ${later} 5/0/5/0`, '- - 0/0/0/0']);
+  });
+
+  it('When a line pins the later lot, Then it reserves that lot and the other line takes the earliest around it', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'L1', expiry_date: soon }, { quantity: 10, lot: 'L2', expiry_date: later }]);
+    const order = await createSalesOrder(world, [{ ...buc(a, 4), lot: 'L2' }, buc(a, 12)]);
+    expect(order.items.map((i) => i.lot)).to.deep.equal(['L2', null]);
+    expect(await rows(a)).to.deep.equal([`L1 ${soon} 10/10/0/0`, `L2 ${later} 10/6/4/0`]);
+  });
+
+  it('When a line pins a lot of an article that does not track lots, or gives an expiry date, Then 422 names the field', async () => {
+    const plain = await freshArticle(world);
+    const res = await world
+      .as('operator')
+      .post('/api/sales-orders')
+      .send({ partner_id: world.partners.client, source_warehouse_id: world.warehouses[0], internal_code: 'SO-PIN-BAD', items: [{ ...buc(plain, 1), lot: 'L1' }] })
+      .expect(422);
+    expect(res.body.errors).to.deep.equal({ 'items.0.lot': [`Article ${plain.code} does not track lots: leave the lot out.`] });
+  });
+
+  it('When a shipment takes 15 of L1 (10, earliest) and L2, Then its line lists the lots taken and stock falls on each', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'L2', expiry_date: later }, { quantity: 10, lot: 'L1', expiry_date: soon }]);
+    const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 15)])).id, ['picking']);
+    const shipment = await ship(world, order, [[0, 15]], { carrier: 'DHL' });
+    expect(shipment.items[0]!.lots).to.deep.equal([
+      { lot: 'L1', expiry_date: soon, quantity_um3pl: 10 },
+      { lot: 'L2', expiry_date: later, quantity_um3pl: 5 },
+    ]);
+    expect(await rows(a)).to.deep.equal([`L1 ${soon} 0/0/0/0`, `L2 ${later} 5/0/5/0`]);
+    const read = await world.as('viewer').get(`/api/shipments/${shipment.id}`).expect(200);
+    expect(read.body.data.items[0].lots).to.deep.equal(shipment.items[0]!.lots);
+    const movements = await h.db('stock_movements').where({ article_id: a.id, cause: 'shipment' }).orderBy('id');
+    expect(movements.map((m) => [m.lot, Number(m.delta), m.document_id])).to.deep.equal([
+      ['L1', -10000, shipment.id],
+      ['L2', -5000, shipment.id],
+    ]);
+  });
+
+  it('When only expired stock is left, Then a shipment is a 422 that says how much can ship, and nothing changes', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'OLD', expiry_date: past }, { quantity: 2, lot: 'NEW', expiry_date: soon }]);
+    const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 5)])).id, ['picking']);
+    const before = await rows(a);
+    const res = await world.as('operator').post(`/api/sales-orders/${order.id}/shipments`).send({}).expect(422);
+    expect(res.body.errors['items.0.quantity_um3pl'][0]).to.match(/^Not enough STOC_OK stock of article .* that has not expired: 2 can be shipped .* 5 needed, short by 3\.$/);
+    expect(await rows(a)).to.deep.equal(before);
+  });
+
+  it('When a pinned line ships, Then it takes only its lot, even when another lot expires first', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'L1', expiry_date: soon }, { quantity: 10, lot: 'L2', expiry_date: later }]);
+    const order = await moveThrough(world, (await createSalesOrder(world, [{ ...buc(a, 3), lot: 'L2' }])).id, ['picking']);
+    const shipment = await ship(world, order);
+    expect(shipment.items[0]!.lots).to.deep.equal([{ lot: 'L2', expiry_date: later, quantity_um3pl: 3 }]);
+    expect(await rows(a)).to.deep.equal([`L1 ${soon} 10/0/10/0`, `L2 ${later} 7/0/7/0`]);
+  });
+
+  it('When an order is cancelled or moved to delivered, Then its reservation leaves every lot, and delivered ships the rest earliest first', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 6, lot: 'L1', expiry_date: soon }, { quantity: 6, lot: 'L2', expiry_date: later }]);
+    const cancelled = await createSalesOrder(world, [buc(a, 8)]);
+    await moveThrough(world, cancelled.id, ['cancelled']);
+    expect(await rows(a)).to.deep.equal([`L1 ${soon} 6/0/6/0`, `L2 ${later} 6/0/6/0`]);
+    const delivered: SalesOrder = await moveThrough(world, (await createSalesOrder(world, [buc(a, 8)])).id, ['picking', 'picked', 'delivered']);
+    expect(delivered.status).to.equal('delivered');
+    expect(await rows(a)).to.deep.equal([`L1 ${soon} 0/0/0/0`, `L2 ${later} 4/0/4/0`]);
+    const shipments = await world.as('viewer').get(`/api/shipments?sales_order_id=${delivered.id}`).expect(200);
+    expect(shipments.body.data[0].items[0].lots.map((l: { lot: string; quantity_um3pl: number }) => [l.lot, l.quantity_um3pl])).to.deep.equal([
+      ['L1', 6],
+      ['L2', 2],
+    ]);
+  });
+
+  it('When stock is filtered by lot and expires_before, Then only those rows answer', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 1, lot: 'F1', expiry_date: soon }, { quantity: 2, lot: 'F2', expiry_date: later }]);
+    const byLot = await world.as('viewer').get(`/api/stock?article_id=${a.id}&lot=F2`).expect(200);
+    expect(byLot.body.data.map((r: StockLevel) => [r.lot, r.quantity])).to.deep.equal([['F2', 2]]);
+    const expiring = await world.as('viewer').get(`/api/stock?article_id=${a.id}&expires_before=${dayFromToday(60)}`).expect(200);
+    expect(expiring.body.data.map((r: StockLevel) => r.lot)).to.deep.equal(['F1']);
+  });
+
+  it('When an article with stock or open lines turns lot tracking on or off, Then 422 on the flag; without either it may', async () => {
+    const plain = await freshArticle(world);
+    await world.as('providerAdmin', world.client.id).put(`/api/articles/${plain.id}`).send({ lot_tracked: true }).expect(200);
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 1, lot: 'X', expiry_date: soon }]);
+    const res = await world.as('providerAdmin', world.client.id).put(`/api/articles/${a.id}`).send({ lot_tracked: false, expiry_tracked: false }).expect(422);
+    expect(Object.keys(res.body.errors)).to.deep.equal(['lot_tracked', 'expiry_tracked']);
+    expect(res.body.errors.lot_tracked[0]).to.include('cannot change while it has stock or lines on open documents');
+  });
+});
