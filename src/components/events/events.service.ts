@@ -11,7 +11,7 @@ import { EVENT_CATALOGUE } from '../../generated/events.generated.js';
 import { nowDb } from '../../kernel/time.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { InputError } from '../../platform/errors.js';
-import { EVENTS_FEED, hasUnstamped, stampFeed } from '../../platform/feeds/sequencer.js';
+import { EVENTS_FEED, hasUnstamped, stampAll, STAMP_BATCHES_PER_READ } from '../../platform/feeds/sequencer.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { eventEnvelope, type EventEnvelope, type EventType } from '../../platform/outbox.js';
 import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
@@ -53,7 +53,7 @@ function toEvent(row: repository.FeedEventRow): EventEnvelope {
 }
 
 export async function listEvents(ctx: TenantContext, query: { after?: string; types?: readonly EventType[]; perPage: number }): Promise<EventPage> {
-  if (await hasUnstamped(ctx.db, EVENTS_FEED)) await stampFeed(ctx.db, EVENTS_FEED);
+  if (await hasUnstamped(ctx.db, EVENTS_FEED)) await stampAll(ctx.db, EVENTS_FEED, STAMP_BATCHES_PER_READ);
   let afterSeq = 0;
   if (query.after !== undefined) {
     const place = await repository.placeOf(ctx.db, query.after, companyScope(ctx).clientIds);

@@ -5,7 +5,7 @@
 import type { PageRequest } from '../../kernel/paging.js';
 import type { Paged } from '../../platform/db/queries.js';
 import { InputError } from '../../platform/errors.js';
-import { hasUnstamped, stampAll, STOCK_MOVEMENTS_FEED } from '../../platform/feeds/sequencer.js';
+import { hasUnstamped, stampAll, STAMP_BATCHES_PER_READ, STOCK_MOVEMENTS_FEED } from '../../platform/feeds/sequencer.js';
 import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
@@ -32,12 +32,6 @@ export interface MovementQuery {
   since?: string;
   until?: string;
 }
-
-/**
- * Batches of places a read gives before it reads (the stamper of each process gives the rest): a
- * movement committed before the read is in it, unless more than this many batches (of 500) wait.
- */
-const STAMP_BATCHES_PER_READ = 20;
 
 /** A page of the feed: the movements after `after` (or from `since`), and the cursor of the next page while one follows. */
 export async function listMovements(ctx: TenantContext, query: MovementQuery): Promise<MovementPage> {

@@ -84,6 +84,12 @@ async function horizonAfter(tx: Knex, spec: FeedSpec, lastSeq: number, rows: Rea
 }
 
 /** Stamps until nothing waits (or `maxBatches` batches); answers how many rows got a place. */
+/**
+ * Batches of places a read of a feed gives before it reads (the stamper of each process gives the
+ * rest): a row committed before the read is in it, unless more than this many batches wait.
+ */
+export const STAMP_BATCHES_PER_READ = 20;
+
 export async function stampAll(db: Knex, spec: FeedSpec, maxBatches = 1000): Promise<number> {
   let total = 0;
   for (let i = 0; i < maxBatches; i++) {
