@@ -12,6 +12,8 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { promtoolCheckMetrics } from '../helpers/promtool.js';
 import { drain } from '../helpers/webhooks.js';
 import { createDb } from '../../src/platform/db/database.js';
+import { requestHash } from '../../src/platform/idempotency/idempotency.js';
+import { nowDb } from '../../src/kernel/time.js';
 import { startBacklogSampler } from '../../src/components/webhooks/webhooks.backlog.js';
 import { createWebhookWorker } from '../../src/components/webhooks/webhooks.worker.js';
 import { silent } from '../webhooks/support.js';
@@ -64,6 +66,18 @@ describe('GET /metrics', () => {
     await world.as('operator').post('/api/articles').set('Idempotency-Key', key).send(body).expect(201);
     await world.as('operator').post('/api/articles').set('Idempotency-Key', key).send(body).expect(201).expect('Idempotent-Replayed', 'true');
     await world.as('operator').post('/api/articles').set('Idempotency-Key', key).send({ ...body, description: 'Other' }).expect(422);
+    // A key whose first request is still being processed: the second answers 409 (a conflict).
+    const running = { article_code: unique('MET-'), description: 'Still running', um3pl: 'BUC' };
+    const runningKey = unique('idem-');
+    await h.db('idempotency_keys').insert({
+      company_id: world.client.id,
+      idempotency_key: runningKey,
+      request_hash: requestHash('createArticle', '/api/articles', running),
+      state: 'processing',
+      created_at: nowDb(),
+      expires_at: nowDb(() => Date.now() + 86_400_000),
+    });
+    await world.as('operator').post('/api/articles').set('Idempotency-Key', runningKey).send(running).expect(409);
 
     const sampler = startBacklogSampler(h.db, h.deps.metrics, silent, 3_600_000);
     await sampler.sample();
@@ -89,6 +103,7 @@ describe('GET /metrics', () => {
     expect(sample(text, 'tpl_webhook_deliveries_oldest_age_seconds')).to.equal(0);
     expect(sample(text, 'tpl_idempotency_requests_total{outcome="replayed"}')).to.equal(1);
     expect(sample(text, 'tpl_idempotency_requests_total{outcome="mismatch"}')).to.equal(1);
+    expect(sample(text, 'tpl_idempotency_requests_total{outcome="conflict"}')).to.equal(1);
     expect(sample(text, 'tpl_graphql_operations_total{operation="StockCheck"}')).to.equal(1);
     expect(sample(text, 'tpl_graphql_operations_total{operation="anonymous"}')).to.equal(1);
     expect(sample(text, 'tpl_db_pool_connections{state="max"}')).to.be.at.least(1);
