@@ -27,9 +27,10 @@ run: install codegen-check
 	$(TSX) bin/tpl.ts seed-demo
 	WEBHOOK_ALLOW_HTTP=$${WEBHOOK_ALLOW_HTTP:-true} WEBHOOK_ALLOW_PRIVATE_TARGETS=$${WEBHOOK_ALLOW_PRIVATE_TARGETS:-true} $(TSX) src/main.ts
 
-## make test: install, check generated files, run every suite on SQLite and on MariaDB
+## make test: install, check generated files, typecheck src/ and test/ (the generated types' narrowing
+## tests are compile-time checks), run every suite on SQLite and on MariaDB
 ## (promtool, for the metrics test, is installed from Debian's prometheus package when missing)
-test: install codegen-check
+test: install codegen-check typecheck
 	bash test/helpers/ensure-promtool.sh
 	bash test/run.sh
 

@@ -4,7 +4,7 @@ import { projectRoot } from '../../src/platform/project-root.js';
 
 const graphOf = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges));
 
-describe('Architecture: the import rules of the house (architecture.md)', () => {
+describe('Architecture: the import rules of the house (docs/development.md)', () => {
   it("When src/ is read, Then no rule is broken: platform and kernel import no component, no component imports another's repository (directly or through a re-export), component folders import each other in no ring, nothing imports db/seeds, and there is no import cycle", () => {
     const { imports, reexports } = readSourceGraph(projectRoot);
     expect(imports.size, 'files read under src/').to.be.greaterThan(100);

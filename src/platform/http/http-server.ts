@@ -2,7 +2,7 @@
  * The node:http server of the Express app, whose requests and responses are born with the app's
  * prototypes (node:http's documented `IncomingMessage`/`ServerResponse` options), so Express's
  * per-request `Object.setPrototypeOf` finds them in place and changes nothing: switching a live
- * object's prototype is V8's slow path and kept each request alive longer (README, Performance).
+ * object's prototype is V8's slow path and kept each request alive longer (docs/performance.md).
  * Apps served otherwise (supertest, `app.listen`) still work.
  */
 import { createServer, IncomingMessage, ServerResponse, type Server, type ServerOptions } from 'node:http';
