@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { makeArticle, type TestArticle } from '../fixtures/articles.js';
-import { dayFromToday, lotMovementsOf, lotRows, receiveLots, trackedArticle } from '../fixtures/lots.js';
+import { makeArticle } from '../fixtures/articles.js';
+import { dayFromToday, lotMovementsOf, lotRows, receiveLots, trackedArticle, twoLots } from '../fixtures/lots.js';
 import { inventoryState } from '../fixtures/probes.js';
 import { adjust, adjustmentBody, countLine, deltaLine, type AdjustmentLine } from '../fixtures/stock-adjustments.js';
 
@@ -35,19 +35,8 @@ describe('POST /api/stock/adjustments', () => {
     expect(await inventoryState(h.db, world.client.id)).to.deep.equal(before);
   }
 
-  /** A tracked article with 10 in lot L1 (expiring first) and 10 in lot L2. */
-  async function twoLots(): Promise<{ article: TestArticle; e1: string; e2: string }> {
-    const article = await trackedArticle(world);
-    const [e1, e2] = [dayFromToday(30), dayFromToday(60)];
-    await receiveLots(world, article, [
-      { quantity: 10, lot: 'L1', expiry_date: e1 },
-      { quantity: 10, lot: 'L2', expiry_date: e2 },
-    ]);
-    return { article, e1, e2 };
-  }
-
   it('When lines of a tracked article add, take away and count without a lot, and a line of an untracked article names one, Then one 422 names each on its field and nothing is written', async () => {
-    const { article } = await twoLots();
+    const { article } = await twoLots(world);
     const plain = await makeArticle(world);
     const lot = `Article ${article.code} tracks lots: give the line's lot.`;
     const expiry = `Article ${article.code} tracks expiry dates: give the line's expiry_date.`;
@@ -63,7 +52,7 @@ describe('POST /api/stock/adjustments', () => {
   });
 
   it('When one lot is counted, another taken from and a new lot found, Then 201 answers each line with its lot, each row changes alone and the ledger carries the lots', async () => {
-    const { article, e1, e2 } = await twoLots();
+    const { article, e1, e2 } = await twoLots(world);
     const e3 = dayFromToday(90);
     const made = await adjust(world, [inLot(countLine(article, 7), 'L1', e1), inLot(deltaLine(article, -2), 'L2', e2), inLot(deltaLine(article, 4), 'L3', e3)], { reason: 'count' });
     expect(made.items.map((i) => [i.lot, i.expiry_date, i.counted_um3pl, i.delta_um3pl, i.quantity_before, i.quantity_after])).to.deep.equal([
@@ -85,7 +74,7 @@ describe('POST /api/stock/adjustments', () => {
   });
 
   it('When counting one lot, Then the other lot of the article is untouched', async () => {
-    const { article, e1, e2 } = await twoLots();
+    const { article, e1, e2 } = await twoLots(world);
     await adjust(world, [inLot(countLine(article, 0), 'L2', e2)], { reason: 'count' });
     expect((await lotRows(world, article.id)).map((r) => [r.lot, r.expiry_date, r.quantity])).to.deep.equal([
       ['L1', e1, 10],
@@ -94,7 +83,7 @@ describe('POST /api/stock/adjustments', () => {
   });
 
   it('When a line takes more from a lot than that lot holds, Then 422 on its delta, though the article has enough in other lots', async () => {
-    const { article, e1 } = await twoLots();
+    const { article, e1 } = await twoLots(world);
     const before = await inventoryState(h.db, world.client.id);
     const res = await post([inLot(deltaLine(article, -11), 'L1', e1)]).expect(422);
     expect(Object.keys(res.body.errors)).to.deep.equal(['items.0.delta_um3pl']);
@@ -102,7 +91,7 @@ describe('POST /api/stock/adjustments', () => {
   });
 
   it('When two lines adjust the same lot, Then 422 on the later line\'s article_id; lines of two lots of the article are two balances', async () => {
-    const { article, e1, e2 } = await twoLots();
+    const { article, e1, e2 } = await twoLots(world);
     await refused([inLot(deltaLine(article, 1), 'L1', e1), inLot(deltaLine(article, -1), 'L1', e1)], {
       'items.1.article_id': [`Line 0 already adjusts the STOC_OK stock of article ${article.code} (lot L1, expiring ${e1}); give each balance one line.`],
     });

@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { makeArticle, type TestArticle } from '../fixtures/articles.js';
-import { dayFromToday, lotMovementsOf, lotRows, receiveLots, trackedArticle } from '../fixtures/lots.js';
+import { makeArticle } from '../fixtures/articles.js';
+import { dayFromToday, lotMovementsOf, lotRows, twoLots } from '../fixtures/lots.js';
 import { inventoryState } from '../fixtures/probes.js';
 import { buc, createSalesOrder } from '../fixtures/sales-orders.js';
 import { adjust, deltaLine } from '../fixtures/stock-adjustments.js';
@@ -39,19 +39,8 @@ describe('POST /api/stock/transfers', () => {
     expect(await inventoryState(h.db, world.client.id)).to.deep.equal(before);
   }
 
-  /** A tracked article with 10 in lot L1 and 10 in lot L2 in the first warehouse. */
-  async function twoLots(): Promise<{ article: TestArticle; e1: string; e2: string }> {
-    const article = await trackedArticle(world);
-    const [e1, e2] = [dayFromToday(30), dayFromToday(60)];
-    await receiveLots(world, article, [
-      { quantity: 10, lot: 'L1', expiry_date: e1 },
-      { quantity: 10, lot: 'L2', expiry_date: e2 },
-    ]);
-    return { article, e1, e2 };
-  }
-
   it('When a line of a tracked article names no lot and a line of an untracked article names one, Then one 422 names each on its field and nothing is written', async () => {
-    const { article } = await twoLots();
+    const { article } = await twoLots(world);
     const plain = await makeArticle(world);
     await adjust(world, [deltaLine(plain, 5)], { reason: 'found' });
     await refused([transferLine(article, 1, [w1, 'STOC_OK'], [w2, 'STOC_OK']), inLot(transferLine(plain, 1, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'L1', dayFromToday(9))], {
@@ -63,7 +52,7 @@ describe('POST /api/stock/transfers', () => {
   });
 
   it('When lot L1 moves from warehouse A to B and lot L2 to quarantine, Then each keeps its lot and expiry date where it goes, the other lot is untouched and the ledger carries the lots', async () => {
-    const { article, e1, e2 } = await twoLots();
+    const { article, e1, e2 } = await twoLots(world);
     const made = await transfer(world, [inLot(transferLine(article, 4, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'L1', e1), inLot(transferLine(article, 3, [w1, 'STOC_OK'], [w1, 'STOC_QUARANTINE']), 'L2', e2)]);
     expect(made.items.map((i) => [i.quantity_um3pl, i.lot, i.expiry_date, i.from, i.to])).to.deep.equal([
       [4, 'L1', e1, { warehouse_id: w1, stock_type: 'STOC_OK' }, { warehouse_id: w2, stock_type: 'STOC_OK' }],
@@ -87,12 +76,12 @@ describe('POST /api/stock/transfers', () => {
   });
 
   it('When a line moves more of a lot than that lot holds, Then 422 on its quantity, though the article has enough in other lots, and nothing moves', async () => {
-    const { article, e1 } = await twoLots();
+    const { article, e1 } = await twoLots(world);
     await refused([inLot(transferLine(article, 11, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'L1', e1)], { 'items.0.quantity_um3pl': undefined });
   });
 
   it('When an open order reserves 15 of L1 and L2 (10 each), Then a lot moves only as far as the other lot can carry its reservation, and keeps its lot where it goes', async () => {
-    const { article, e1 } = await twoLots();
+    const { article, e1 } = await twoLots(world);
     await createSalesOrder(world, [buc(article, 15)]);
     await refused([inLot(transferLine(article, 6, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'L1', e1)], { 'items.0.quantity_um3pl': undefined });
     await transfer(world, [inLot(transferLine(article, 5, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'L1', e1)]);
@@ -107,7 +96,7 @@ describe('POST /api/stock/transfers', () => {
   });
 
   it('When a line names a lot the warehouse does not hold, Then 422 on its quantity and nothing moves', async () => {
-    const { article, e1 } = await twoLots();
+    const { article, e1 } = await twoLots(world);
     await refused([inLot(transferLine(article, 1, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'NOPE', e1)], { 'items.0.quantity_um3pl': undefined });
   });
 
