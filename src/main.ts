@@ -18,6 +18,7 @@ import { connectRedis } from './platform/redis.js';
 import { startScheduler } from './scheduler.js';
 import { startFeedStamper } from './platform/feeds/sequencer.js';
 import { pruneEvents } from './components/events/events.service.js';
+import { reallocateExpiredLots } from './components/stock/stock.service.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
 import { startBacklogSampler } from './components/webhooks/webhooks.backlog.js';
 import { pruneIdempotencyKeys } from './platform/idempotency/idempotency.js';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   const auth = createInstanceAuthCache(config, redis, logger);
   const metrics = createMetrics();
   const { express } = await createApp({ config, db, logger, metrics, redis, authCache: auth.cache });
-  const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys, pruneEvents(config.eventsRetentionDays)]);
+  const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys, pruneEvents(config.eventsRetentionDays), reallocateExpiredLots()]);
   const stamper = startFeedStamper(db, logger);
   const backlog = startBacklogSampler(db, metrics, logger);
   const worker =

@@ -11,6 +11,8 @@ import { freshArticle, type Article } from '../fixtures/articles.js';
 import { dayFromToday, receiveLots, trackedArticle } from '../fixtures/lots.js';
 import { buc, createSalesOrder, moveThrough, ship, type SalesOrder } from '../fixtures/sales-orders.js';
 import type { StockLevel } from '../fixtures/stock.js';
+import { eventsOf } from '../fixtures/probes.js';
+import { reallocateExpiredLots } from '../../src/components/stock/stock.service.js';
 
 describe('POST /api/sales-orders (lots, FEFO)', () => {
   let h: Harness;
@@ -144,5 +146,30 @@ describe('POST /api/sales-orders (lots, FEFO)', () => {
     const res = await world.as('providerAdmin', world.client.id).put(`/api/articles/${a.id}`).send({ lot_tracked: false, expiry_tracked: false }).expect(422);
     expect(Object.keys(res.body.errors)).to.deep.equal(['lot_tracked', 'expiry_tracked']);
     expect(res.body.errors.lot_tracked[0]).to.include('cannot change while it has stock or lines on open documents');
+  });
+
+  it('When a lot expires after its reservation was made, Then the daily job moves the reservation to a lot that has not expired and records stock.changed', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'E1', expiry_date: soon }, { quantity: 10, lot: 'E2', expiry_date: later }]);
+    await createSalesOrder(world, [buc(a, 4)]);
+    expect(await rows(a)).to.deep.equal([`E1 ${soon} 10/4/6/0`, `E2 ${later} 10/0/10/0`]);
+    // The days pass: E1's expiry date is now behind us, with its reservation still on it.
+    for (const table of ['stock_balances', 'stock_movements']) await h.db(table).where({ article_id: a.id, lot: 'E1' }).update({ expiry_date: past });
+    const before = (await eventsOf(h.db, world.client.id, 'stock.changed')).length;
+    await reallocateExpiredLots().run(h.db);
+    expect(await rows(a)).to.deep.equal([`E1 ${past} 10/0/0/0`, `E2 ${later} 10/4/6/0`]);
+    const changed = (await eventsOf(h.db, world.client.id, 'stock.changed')).slice(before);
+    expect(changed.map((e) => [e.lot, e.reserved, e.cause, e.document])).to.have.deep.members([
+      ['E1', 0, 'reservation', null],
+      ['E2', 4, 'reservation', null],
+    ]);
+  });
+
+  it('When stock of a tracked article changes, Then stock.changed carries the row with its lot and expiry date', async () => {
+    const a = await trackedArticle(world);
+    const before = (await eventsOf(h.db, world.client.id, 'stock.changed')).length;
+    await receiveLots(world, a, [{ quantity: 3, lot: 'EV1', expiry_date: soon }]);
+    const changed = (await eventsOf(h.db, world.client.id, 'stock.changed')).slice(before).filter((e) => e.article_id === a.id);
+    expect(changed.map((e) => [e.lot, e.expiry_date, e.delta, e.cause])).to.deep.equal([['EV1', soon, 3, 'reception']]);
   });
 });

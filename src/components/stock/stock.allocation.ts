@@ -7,6 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { announceChange, recordChange, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
 import { allocate, shipmentTakes } from './stock.fefo.js';
 import * as repository from './stock.repository.js';
@@ -56,6 +57,29 @@ export async function reallocate(tx: Knex.Transaction, base: BaseKey, document: 
     await reservations.setReserved(tx, row.id, target);
     await announceChange(tx, { ...base, lot: row.lot, expiryDate: row.expiryDate }, { delta: 0, cause: 'reservation', document });
   }
+}
+
+/**
+ * The scheduled job that keeps allocations right as days pass: a lot that expired since its key
+ * last changed still holds what was allocated to it; once a day (and at start) each such key is
+ * spread again, its reservation moving to lots that have not expired (or to the backorder row),
+ * with `stock.changed` (cause `reservation`, no document) for each row that changed.
+ */
+export function reallocateExpiredLots(): { name: string; run(db: Knex): Promise<void> } {
+  let doneFor = '';
+  return {
+    name: 'reallocate-expired-lots',
+    run: async (db) => {
+      const today = todayUtc();
+      if (today === doneFor) return;
+      for (;;) {
+        const keys = await reservations.keysWithExpiredReservations(db, today, 100);
+        for (const key of keys) await inTransaction(db, (tx) => reallocate(tx, key, null));
+        if (keys.length < 100) break;
+      }
+      doneFor = today;
+    },
+  };
 }
 
 /**

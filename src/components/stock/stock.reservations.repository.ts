@@ -66,6 +66,20 @@ export async function setReserved(tx: Knex, id: number, reserved: number): Promi
   await tx('stock_balances').where('id', id).update({ reserved, updated_at: nowDb() });
 }
 
+/**
+ * The keys (without lot) of rows whose expiry date is before `today` and that still hold a
+ * reservation: allocated before the day their lot expired, and not spread again since.
+ */
+export async function keysWithExpiredReservations(tx: Knex, today: string, limit: number): Promise<BaseKey[]> {
+  const rows: Array<{ company_id: number; warehouse_id: number; article_id: number; stock_type: StockKey['stockType'] }> = await tx('stock_balances')
+    .distinct('company_id', 'warehouse_id', 'article_id', 'stock_type')
+    .where('expiry_date', '<>', '')
+    .where('expiry_date', '<', today)
+    .where('reserved', '>', 0)
+    .limit(limit);
+  return rows.map((r) => ({ clientId: r.company_id, warehouseId: r.warehouse_id, articleId: r.article_id, stockType: r.stock_type }));
+}
+
 /** Whether the article keeps stock per lot or expiry date. */
 export async function tracksLots(tx: Knex, articleId: number): Promise<boolean> {
   const row = (await tx('articles').select('lot_tracked', 'expiry_tracked').where('id', articleId).first()) as { lot_tracked: number | boolean; expiry_tracked: number | boolean } | undefined;

@@ -20,6 +20,7 @@ import type { StockFilters, StockKey, StockLevel } from './stock.repository.js';
 export type { StockKey, StockLevel, LotTake };
 export type { MovementCause, StockChangeCause, StockDocumentRef } from './stock.changes.js';
 export { countStock, moveStock, type StockCount, type StockMove, type StockMoveProblem } from './stock.inventory.js';
+export { reallocateExpiredLots } from './stock.allocation.js';
 export { inLockOrder } from './stock.lock-order.js';
 
 export interface StockChange extends StockKey, MovementRecord {
