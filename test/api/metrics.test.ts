@@ -3,6 +3,8 @@
  * accepts, 200 whatever the database does, read from memory only (no query during a scrape), with
  * the webhook, outbox, pool, idempotency and GraphQL metrics an SRE asks for.
  */
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { api } from '../helpers/api.js';
@@ -28,6 +30,35 @@ async function scrape(app: Isolated['app']): Promise<string> {
   const res = await api(app).get('/metrics').expect(200);
   expect(res.headers['content-type']).to.match(/^text\/plain;\s*version=0\.0\.4(;|$)/);
   return res.text;
+}
+
+/**
+ * Records in `writes` every call that writes or opens a file for writing through node:fs (the
+ * functions, their promise forms and write streams) until the answer is called, which restores them.
+ */
+function watchFileWrites(writes: string[]): () => void {
+  const watched = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream', 'open', 'openSync', 'mkdir', 'mkdirSync', 'rename', 'renameSync'] as const;
+  const promised = ['writeFile', 'appendFile', 'open', 'mkdir', 'rename'] as const;
+  const fsAny = fs as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const promisesAny = fs.promises as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const originals = new Map<string, (...args: unknown[]) => unknown>();
+  const isWrite = (name: string, args: unknown[]) => !name.startsWith('open') || /[wa+]/.test(String(args[1] ?? 'r'));
+  for (const name of watched) {
+    const original = fsAny[name]!;
+    originals.set(name, original);
+    fsAny[name] = (...args: unknown[]) => (isWrite(name, args) && writes.push(`${name} ${String(args[0])}`), original.apply(fs, args));
+  }
+  for (const name of promised) {
+    const original = promisesAny[name]!;
+    originals.set(`promises.${name}`, original);
+    promisesAny[name] = (...args: unknown[]) => (isWrite(name, args) && writes.push(`promises.${name} ${String(args[0])}`), original.apply(fs.promises, args));
+  }
+  syncBuiltinESMExports();
+  return () => {
+    for (const name of watched) fsAny[name] = originals.get(name)!;
+    for (const name of promised) promisesAny[name] = originals.get(`promises.${name}`)!;
+    syncBuiltinESMExports();
+  };
 }
 
 /** Counts the statements `db` runs while `work` runs. */
@@ -132,6 +163,17 @@ describe('GET /metrics', () => {
       for (let i = 0; i < 3; i++) await scrape(h.app);
     });
     expect(count).to.equal(0);
+  });
+
+  it('When it is scraped, Then it opens no file for writing (node:fs watched for every write, open and stream)', async () => {
+    const writes: string[] = [];
+    const restore = watchFileWrites(writes);
+    try {
+      for (let i = 0; i < 3; i++) await scrape(h.app);
+    } finally {
+      restore();
+    }
+    expect(writes).to.deep.equal([]);
   });
 
   it('When the database fails the sample or is gone, Then GET /metrics still answers 200 and tpl_database_up says 0', async () => {
