@@ -172,4 +172,14 @@ describe('POST /api/sales-orders (lots, FEFO)', () => {
     const changed = (await eventsOf(h.db, world.client.id, 'stock.changed')).slice(before).filter((e) => e.article_id === a.id);
     expect(changed.map((e) => [e.lot, e.expiry_date, e.delta, e.cause])).to.deep.equal([['EV1', soon, 3, 'reception']]);
   });
+
+  it('When the ledger and stock as of a time are read by lot, Then each answers the rows of that lot only, with its expiry date', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 2, lot: 'M1', expiry_date: soon }, { quantity: 5, lot: 'M2', expiry_date: later }]);
+    const movements = await world.as('viewer').get(`/api/stock/movements?article_id=${a.id}&lot=M2`).expect(200);
+    expect(movements.body.data.map((m: { lot: string; expiry_date: string; delta: number }) => [m.lot, m.expiry_date, m.delta])).to.deep.equal([['M2', later, 5]]);
+    const at = new Date(Date.now() + 60_000).toISOString();
+    const asOf = await world.as('viewer').get(`/api/stock/as-of?article_id=${a.id}&lot=M1&at=${encodeURIComponent(at)}`).expect(200);
+    expect(asOf.body.data.map((r: { lot: string; expiry_date: string; quantity: number }) => [r.lot, r.expiry_date, r.quantity])).to.deep.equal([['M1', soon, 2]]);
+  });
 });
