@@ -107,6 +107,8 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === 'POST' && url.pathname === '/api/receptions') {
     return send(res, 201, { data: await createReception(ctx, await readJson<Parameters<typeof createReception>[1]>(req)) });
   }
+  // Both `delivered` scenarios: the same service call and transaction as the API, which for lines of
+  // articles with lots locks their rows, takes the lots earliest expiry first and allocates again.
   const status = /^\/api\/sales-orders\/(\d+)\/status$/.exec(url.pathname);
   if (req.method === 'POST' && status) {
     const body = await readJson<{ status?: 'delivered' }>(req);

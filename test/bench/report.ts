@@ -37,11 +37,12 @@ const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed
 
 export function printScenarios(engine: string, results: ScenarioResult[]): void {
   console.log(`\n${engine}: requests/s and latency (ms), full stack vs bare node:http baseline`);
-  console.log(`${'scenario'.padEnd(54)}${pad('full r/s', 10)}${pad('p50', 7)}${pad('p99', 7)}${pad('µs CPU', 8)}${pad('base r/s', 10)}${pad('p50', 7)}${pad('p99', 7)}${pad('µs CPU', 8)}${pad('ratio', 7)}`);
+  const width = Math.max(54, ...results.map((r) => r.name.length + 2));
+  console.log(`${'scenario'.padEnd(width)}${pad('full r/s', 10)}${pad('p50', 7)}${pad('p99', 7)}${pad('µs CPU', 8)}${pad('base r/s', 10)}${pad('p50', 7)}${pad('p99', 7)}${pad('µs CPU', 8)}${pad('ratio', 7)}`);
   for (const r of results) {
     const flag = r.unexpected > 0 ? `  (${r.unexpected} unexpected answers: ${JSON.stringify(r.full.statuses)} / ${JSON.stringify(r.baseline.statuses)})` : '';
     console.log(
-      `${r.name.padEnd(54)}${pad(fixed(r.full.rps, 0), 10)}${pad(fixed(r.full.p50), 7)}${pad(fixed(r.full.p99), 7)}${pad(fixed(r.full.cpuUs, 0), 8)}` +
+      `${r.name.padEnd(width)}${pad(fixed(r.full.rps, 0), 10)}${pad(fixed(r.full.p50), 7)}${pad(fixed(r.full.p99), 7)}${pad(fixed(r.full.cpuUs, 0), 8)}` +
         `${pad(fixed(r.baseline.rps, 0), 10)}${pad(fixed(r.baseline.p50), 7)}${pad(fixed(r.baseline.p99), 7)}${pad(fixed(r.baseline.cpuUs, 0), 8)}${pad(fixed(r.ratio, 2), 7)}${flag}`,
     );
   }
@@ -51,14 +52,15 @@ export function printScenarios(engine: string, results: ScenarioResult[]): void 
 export function printTargets(targets: Target[], engines: string[]): void {
   console.log(`\nTargets (${engines[0]} decides; ${engines.slice(1).join(', ') || 'no other engine'} beside it)`);
   const names = [...new Set(targets.map((t) => t.name))];
-  console.log(`${'target'.padEnd(76)}${pad('limit', 9)}${engines.map((e) => pad(e, 16)).join('')}`);
+  const width = Math.max(76, ...names.map((name) => name.length + 2));
+  console.log(`${'target'.padEnd(width)}${pad('limit', 9)}${engines.map((e) => pad(e, 16)).join('')}`);
   for (const name of names) {
     const first = targets.find((t) => t.name === name)!;
     const cells = engines.map((engine) => {
       const t = targets.find((x) => x.name === name && x.engine === engine);
       return pad(t ? `${fixed(t.measured, 2)} ${t.pass ? 'pass' : 'FAIL'}` : '-', 16);
     });
-    console.log(`${name.padEnd(76)}${pad(`${first.bound === 'min' ? '≥' : '≤'} ${first.limit}`, 9)}${cells.join('')}`);
+    console.log(`${name.padEnd(width)}${pad(`${first.bound === 'min' ? '≥' : '≤'} ${first.limit}`, 9)}${cells.join('')}`);
   }
 }
 

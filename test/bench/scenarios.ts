@@ -14,6 +14,31 @@ export interface Scenario {
   load: Load;
   /** Writes that use up seeded rows run a number of requests instead of a duration. */
   amount?: number;
+  /**
+   * Scenarios of one group are measured in the same rounds (each round runs every one of them on
+   * both sides), so that a target comparing two of them compares figures of the same minutes.
+   */
+  group?: string;
+}
+
+export const DELIVERED = 'POST /api/sales-orders/{id}/status delivered';
+export const DELIVERED_FEFO = 'POST /api/sales-orders/{id}/status delivered (FEFO over 20 lots)';
+const DELIVERIES = 1300;
+
+/** Moves each of `ids` (picked orders) to delivered once, one per request. */
+function deliveries(ids: readonly number[], headers: Record<string, string>): Load {
+  let next = 0;
+  return {
+    method: 'POST',
+    path: '/api/sales-orders/0/status',
+    headers,
+    body: JSON.stringify({ status: 'delivered' }),
+    nextPath: () => {
+      const id = ids[next++];
+      if (id === undefined) throw new Error('the seeded picked orders are used up');
+      return `/api/sales-orders/${id}/status`;
+    },
+  };
 }
 
 /** A bulk body of `count` new articles (codes no one has used). */
@@ -34,7 +59,6 @@ export function scenarios(world: BenchWorld): Scenario[] {
   const json = { ...headers, 'Content-Type': 'application/json' };
   const [warehouse] = world.warehouseIds;
   let reception = 0;
-  let order = 0;
   let bulk = 0;
   return [
     { name: 'GET /api/articles?per_page=25', kind: 'read', expect: 200, load: { method: 'GET', path: '/api/articles?per_page=25', headers } },
@@ -87,23 +111,10 @@ export function scenarios(world: BenchWorld): Scenario[] {
         },
       },
     },
-    {
-      name: 'POST /api/sales-orders/{id}/status delivered',
-      kind: 'write',
-      expect: 200,
-      amount: 1300,
-      load: {
-        method: 'POST',
-        path: '/api/sales-orders/0/status',
-        headers: json,
-        body: JSON.stringify({ status: 'delivered' }),
-        nextPath: () => {
-          const id = world.pickedOrderIds[order++];
-          if (id === undefined) throw new Error('the seeded picked orders are used up');
-          return `/api/sales-orders/${id}/status`;
-        },
-      },
-    },
+    // Orders of 2 lines of articles without lots, and of 2 lines of articles with 20 lots each (the
+    // rows are locked, the lots taken earliest expiry first and the demand allocated again).
+    { name: DELIVERED, kind: 'write', expect: 200, amount: DELIVERIES, group: 'delivered', load: deliveries(world.pickedOrderIds, json) },
+    { name: DELIVERED_FEFO, kind: 'write', expect: 200, amount: DELIVERIES, group: 'delivered', load: deliveries(world.fefoOrderIds, json) },
     {
       name: 'POST /api/articles/bulk (500 new articles)',
       kind: 'bulk',

@@ -1,10 +1,12 @@
 /**
  * The benchmark's ledger: months of movements behind every stock balance, LEDGER_SLOTS per balance
- * (100,000 balances: 1,000,000 movements), so GET /api/stock/movements and GET /api/stock/as-of
- * read a realistic volume. The movements of slot s of every balance lie in the s-th of
- * LEDGER_SLOTS equal stretches of LEDGER_DAYS ending a day ago, inserted in time order (as they
- * would have committed), each with the balance after it; their deltas add up to the balance. Feed
- * places and horizons are given as the stamper would give them to rows committed in that order.
+ * (122,000 balances, lot rows of tracked articles among them: 1,220,000 movements), so
+ * GET /api/stock/movements and GET /api/stock/as-of read a realistic volume. The movements of slot
+ * s of every balance lie in the s-th of LEDGER_SLOTS equal stretches of LEDGER_DAYS ending a day
+ * ago, inserted in time order (as they would have committed), each with the balance after it;
+ * their deltas add up to the balance (each balance its own quantity, at least 5 units so that no
+ * balance ever goes below zero). Feed places and horizons are given as the stamper would give them
+ * to rows committed in that order.
  */
 import type { Knex } from 'knex';
 import { nowDb } from '../../src/kernel/time.js';
@@ -19,6 +21,15 @@ export interface BalanceKey {
   warehouse_id: number;
   article_id: number;
   stock_type: string;
+  /** '' for none (articles that track no lots). */
+  lot: string;
+  /** 'YYYY-MM-DD', '' for none. */
+  expiry_date: string;
+}
+
+/** A balance as seeded: its key and what it holds at the end of the ledger (thousandths). */
+export interface SeededBalance extends BalanceKey {
+  quantity: number;
 }
 
 /** The delta of slot `slot` of the balance at `index`: they add up to `quantity` (thousandths). */
@@ -35,10 +46,10 @@ export function ledgerSpan(now = Date.now()): { startMs: number; slotMs: number 
   return { startMs, slotMs: (endMs - startMs) / LEDGER_SLOTS };
 }
 
-/** Inserts the ledger of `keys`, each balance holding `quantity` thousandths at the end; answers how many movements. */
-export async function seedLedger(tx: Knex.Transaction, keys: readonly BalanceKey[], quantity: number): Promise<number> {
+/** Inserts the ledger of `balances`, each adding up to its quantity; answers how many movements. */
+export async function seedLedger(tx: Knex.Transaction, balances: readonly SeededBalance[]): Promise<number> {
   const { startMs, slotMs } = ledgerSpan();
-  const after = new Array<number>(keys.length).fill(0);
+  const after = new Array<number>(balances.length).fill(0);
   let seq = 0;
   let rows: object[] = [];
   const flush = async () => {
@@ -46,10 +57,10 @@ export async function seedLedger(tx: Knex.Transaction, keys: readonly BalanceKey
     rows = [];
   };
   for (let slot = 0; slot < LEDGER_SLOTS; slot++) {
-    for (const [index, key] of keys.entries()) {
+    for (const [index, { quantity, ...key }] of balances.entries()) {
       const delta = deltaOf(slot, index, quantity);
       after[index]! += delta;
-      const createdAt = nowDb(() => startMs + slot * slotMs + (index * slotMs) / keys.length);
+      const createdAt = nowDb(() => startMs + slot * slotMs + (index * slotMs) / balances.length);
       seq += 1;
       rows.push({
         ...key,
