@@ -147,9 +147,13 @@ export async function insertShipment(tx: Knex, fields: NewShipment, lines: Reado
   return id;
 }
 
-/** Records what the shipment's line of order line `itemId` took of each lot (thousandths; '' for no lot or expiry). */
-export async function insertItemLots(tx: Knex, shipmentId: number, itemId: number, lots: ReadonlyArray<{ lot: string; expiryDate: string; quantity: number }>): Promise<void> {
-  if (lots.length === 0) return;
-  const line = (await tx('shipment_items').select('id').where({ shipment_id: shipmentId, sales_order_item_id: itemId }).first()) as { id: number };
-  await tx('shipment_item_lots').insert(lots.map((l) => ({ shipment_item_id: line.id, lot: l.lot, expiry_date: l.expiryDate, quantity: l.quantity })));
+/** The shipment's line ids by the order line each ships. */
+export async function lineIdsOf(tx: Knex, shipmentId: number): Promise<Map<number, number>> {
+  const rows: Array<{ id: number; sales_order_item_id: number }> = await tx('shipment_items').select('id', 'sales_order_item_id').where('shipment_id', shipmentId);
+  return new Map(rows.map((r) => [r.sales_order_item_id, r.id]));
+}
+
+/** Records what shipment line `lineId` took of each lot (thousandths; '' for no lot or expiry). */
+export async function insertLineLots(tx: Knex, lineId: number, lots: ReadonlyArray<{ lot: string; expiryDate: string; quantity: number }>): Promise<void> {
+  await tx('shipment_item_lots').insert(lots.map((l) => ({ shipment_item_id: lineId, lot: l.lot, expiry_date: l.expiryDate, quantity: l.quantity })));
 }

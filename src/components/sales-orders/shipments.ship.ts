@@ -59,6 +59,7 @@ export async function shipLines(
   const id = await shipments.insertShipment(tx, { ...fields, company_id: order.company_id, sales_order_id: order.id }, lines.map((l) => ({ itemId: l.item.id, quantity: l.quantity })));
   const document = options.cause === 'shipment' ? { kind: 'shipment', id } : { kind: 'sales_order', id: order.id };
   const short: Array<{ index: number; field: string; message: string }> = [];
+  let lineIds: Map<number, number> | undefined;
   for (const { line } of inLockOrder(lines, (l) => ({ articleId: l.item.article_id }))) {
     // What is left was checked under the order's lock; the conditional statement still has the last word.
     if (!(await repository.addDelivered(tx, line.item.id, line.quantity))) {
@@ -79,7 +80,10 @@ export async function shipLines(
       field: line.field,
     });
     if (!delivered.ok) short.push({ index: line.index, field: line.field, message: delivered.message });
-    else await shipments.insertItemLots(tx, id, line.item.id, delivered.lots);
+    else if (delivered.lots.length > 0) {
+      lineIds ??= await shipments.lineIdsOf(tx, id);
+      await shipments.insertLineLots(tx, lineIds.get(line.item.id)!, delivered.lots);
+    }
   }
   if (short.length > 0) {
     const errors: FieldErrors = Object.fromEntries(short.sort((a, b) => a.index - b.index).map((s) => [s.field, [s.message]]));

@@ -8,8 +8,8 @@
 import type { Knex } from 'knex';
 import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { announceChange, recordChange, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
-import { allocate, shipmentTakes } from './stock.fefo.js';
+import { announceChange, insertMovement, type MovementRecord, type StockChangeCause, type StockDocumentRef } from './stock.changes.js';
+import { allocate, shipmentTakes, type Demand } from './stock.fefo.js';
 import * as repository from './stock.repository.js';
 import { todayUtc, type StockKey } from './stock.repository.js';
 import * as reservations from './stock.reservations.repository.js';
@@ -38,14 +38,28 @@ export function lockKey(tx: Knex, key: StockKey): Promise<KeyRow[]> {
   return reservations.lockKeyRows(tx, baseOf(key));
 }
 
+/** What a change already did to rows of the key (their `stock.changed` is then recorded once, with the allocation). */
+interface Moved {
+  /** Thousandths on hand, per row id. */
+  delta: Map<number, number>;
+  cause: StockChangeCause;
+}
+
 /**
  * Spreads the key's reservations over its rows again; each row whose `reserved` changed records
- * `stock.changed` (cause `reservation`, the document that made the change). What no row can hold
- * is reserved on the key's row without lot and expiry date (created at zero when needed).
+ * `stock.changed` (cause `reservation`, the document that made the change), and so does each row
+ * in `moved` (with its delta and cause), once. What no row can hold is reserved on the key's row
+ * without lot and expiry date (created at zero when needed). `known`: the key's rows (locked) and
+ * demand as the caller left them, when it has just read and changed them.
  */
-export async function reallocate(tx: Knex.Transaction, base: BaseKey, document: StockDocumentRef | null): Promise<void> {
-  let rows = await reservations.lockKeyRows(tx, base);
-  const allocation = allocate(rows, await reservations.demandsOf(tx, base), todayUtc());
+export async function reallocate(
+  tx: Knex.Transaction,
+  base: BaseKey,
+  document: StockDocumentRef | null,
+  known?: { rows: KeyRow[]; demands: Demand[]; moved?: Moved },
+): Promise<void> {
+  let rows = known?.rows ?? (await reservations.lockKeyRows(tx, base));
+  const allocation = allocate(rows, known?.demands ?? (await reservations.demandsOf(tx, base)), todayUtc());
   const isBackorder = (row: KeyRow) => row.lot === '' && row.expiryDate === '';
   if (allocation.unallocated > 0 && !rows.some(isBackorder)) {
     await repository.ensureBalance(tx, base);
@@ -53,9 +67,11 @@ export async function reallocate(tx: Knex.Transaction, base: BaseKey, document: 
   }
   for (const row of rows) {
     const target = (allocation.reserved.get(row.id) ?? 0) + (isBackorder(row) ? allocation.unallocated : 0);
-    if (target === row.reserved) continue;
-    await reservations.setReserved(tx, row.id, target);
-    await announceChange(tx, { ...base, lot: row.lot, expiryDate: row.expiryDate }, { delta: 0, cause: 'reservation', document });
+    const delta = known?.moved?.delta.get(row.id);
+    if (target === row.reserved && delta === undefined) continue;
+    if (target !== row.reserved) await reservations.setReserved(tx, row.id, target);
+    const what = delta === undefined ? { delta: 0, cause: 'reservation' as const, document } : { delta, cause: known!.moved!.cause, document };
+    await announceChange(tx, { ...base, lot: row.lot, expiryDate: row.expiryDate }, what);
   }
 }
 
@@ -129,8 +145,9 @@ function shortOfLots(change: StockKey & { articleCode: string }, needed: number,
 /**
  * Delivers `-change.delta` thousandths of a tracked key for a line (pinned to `change.lot`, '' for
  * none): takes rows earliest expiry first, never an expired one, each by a conditional statement,
- * with its movement and `stock.changed`; lowers the line's reservation by as much; allocates again.
- * Answers the lots taken, or the shortfall message (nothing taken).
+ * with its movement; lowers the line's reservation by as much; allocates again from the rows and
+ * demand as this change left them (read once, under lock), recording one `stock.changed` per row
+ * it touched. Answers the lots taken, or the shortfall message (nothing taken).
  */
 export async function deliverTracked(
   tx: Knex.Transaction,
@@ -140,16 +157,23 @@ export async function deliverTracked(
   const pin = change.lot ?? '';
   const needed = -change.delta;
   const rows = await reservations.lockKeyRows(tx, base);
-  const plan = shipmentTakes(rows, await reservations.demandsOf(tx, base), { lot: pin, quantity: needed }, todayUtc());
+  const demands = await reservations.demandsOf(tx, base);
+  const plan = shipmentTakes(rows, demands, { lot: pin, quantity: needed }, todayUtc());
   if ('short' in plan) return { ok: false, message: shortOfLots(change, needed, plan.available) };
   if (!(await reservations.changeDemand(tx, base, pin, change.delta, LIMIT))) throw new Error('Delivering more than the line reserves');
   const lots: LotTake[] = [];
+  const moved: Moved = { delta: new Map(), cause: change.cause };
+  const movement = { cause: change.cause, document: change.document, userId: change.userId };
   for (const take of plan.takes) {
     const key = { ...base, lot: take.row.lot, expiryDate: take.row.expiryDate };
     if (!(await repository.lowerBalance(tx, key, take.quantity))) throw new Error('A locked balance changed under its lock');
-    await recordChange(tx, key, { delta: -take.quantity, cause: change.cause, document: change.document, userId: change.userId });
+    const row = rows.find((r) => r.id === take.row.id)!;
+    row.quantity -= take.quantity;
+    await insertMovement(tx, key, { ...movement, delta: -take.quantity }, row.quantity);
+    moved.delta.set(row.id, -take.quantity);
     lots.push({ lot: take.row.lot, expiryDate: take.row.expiryDate, quantity: take.quantity });
   }
-  await reallocate(tx, base, change.document);
+  const left = demands.map((d) => (d.lot === pin ? { ...d, quantity: d.quantity - needed } : d));
+  await reallocate(tx, base, change.document, { rows, demands: left, moved });
   return { ok: true, lots };
 }

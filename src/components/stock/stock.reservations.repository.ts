@@ -36,9 +36,15 @@ export async function lockKeyRows(tx: Knex, key: BaseKey): Promise<KeyRow[]> {
   return rows.map((r) => ({ id: Number(r.id), lot: r.lot, expiryDate: r.expiry_date, quantity: Number(r.quantity), reserved: Number(r.reserved) }));
 }
 
-/** What open sales orders reserve of the key, per pinned lot ('' for lines without a pin), thousandths. */
+/**
+ * What open sales orders reserve of the key, per pinned lot ('' for lines without a pin),
+ * thousandths: read as last committed and locked (MySQL/MariaDB; a plain read would answer the
+ * transaction's snapshot, which may be older than the writer that held the key's rows before it).
+ */
 export async function demandsOf(tx: Knex, key: BaseKey): Promise<Demand[]> {
-  const rows: Array<{ lot: string; quantity: number | string }> = await tx('stock_reservations').select('lot', 'quantity').where(baseColumns(key)).where('quantity', '>', 0);
+  const query = tx('stock_reservations').select('lot', 'quantity').where(baseColumns(key)).where('quantity', '>', 0);
+  if (engineOf(tx) === 'mysql') query.forUpdate();
+  const rows: Array<{ lot: string; quantity: number | string }> = await query;
   return rows.map((r) => ({ lot: r.lot, quantity: Number(r.quantity) }));
 }
 
