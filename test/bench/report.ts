@@ -48,9 +48,9 @@ export function printScenarios(engine: string, results: ScenarioResult[]): void 
   }
 }
 
-/** One line per target: the first engine decides pass/fail, the others are printed beside it. */
+/** One line per target, a column per engine: every engine's figure decides pass/fail. */
 export function printTargets(targets: Target[], engines: string[]): void {
-  console.log(`\nTargets (${engines[0]} decides; ${engines.slice(1).join(', ') || 'no other engine'} beside it)`);
+  console.log(`\nTargets (every engine decides: ${engines.join(', ')})`);
   const names = [...new Set(targets.map((t) => t.name))];
   const width = Math.max(76, ...names.map((name) => name.length + 2));
   console.log(`${'target'.padEnd(width)}${pad('limit', 9)}${engines.map((e) => pad(e, 16)).join('')}`);
