@@ -84,6 +84,9 @@ describe('GET /readyz', () => {
     // connectRedis waits for Redis at most 2 s; on a busy machine the connection may come up later.
     await until(async () => (await connection).ping(), 10_000, 'the Redis connection answers PING');
     const h = await buildApp({ config: testConfig({ REDIS_URL: testEnv.redisUrl }), deps: { redis: await connection } });
+    // Building the app compiles the document's validators, which may hold the event loop past a
+    // Redis command's 500 ms: the connection is then replaced, and answers again once reconnected.
+    await until(async () => (await connection).ping(), 10_000, 'the Redis connection answers PING after the app is built');
     const res = await api(h.app).get('/readyz').expect(200);
     expect(res.body).to.deep.equal({ status: 'ready', checks: { database: true, migrations: true, redis: true }, reasons: [] });
   });

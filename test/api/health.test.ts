@@ -131,6 +131,9 @@ describe('GET /api/health with Redis configured', () => {
     // connectRedis waits for Redis at most 2 s; on a busy machine the connection may come up later.
     await until(() => connection!.ping(), 10_000, 'the Redis connection answers PING');
     const own = await buildApp({ config: testConfig({ REDIS_URL: testEnv.redisUrl }), deps: { redis: connection } });
+    // Building the app compiles the document's validators, which may hold the event loop past a
+    // Redis command's 500 ms: the connection is then replaced, and answers again once reconnected.
+    await until(() => connection!.ping(), 10_000, 'the Redis connection answers PING after the app is built');
     const res = await api(own.app).get('/health').expect(200);
     expect(res.body.checks).to.include({ database: true, redis: true, cache: true });
   });
