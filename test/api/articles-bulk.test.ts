@@ -1,7 +1,8 @@
 /**
  * POST /api/articles/bulk: upsert by article_code, each item on its own. The request is one
- * transaction with a savepoint per item: a failed item leaves nothing, and a failure that is not
- * an item's (the database) leaves nothing of the request. Whether an item creates or updates is
+ * transaction, each item undone alone (a new code's create checks everything before it writes, an
+ * update runs in a savepoint): a failed item leaves nothing, and a failure that is not an item's
+ * (the database) leaves nothing of the request. Whether an item creates or updates is
  * decided inside that transaction, so a create of the same code committed by another request
  * meanwhile makes it an update (a race shown on MariaDB, where writers run side by side; SQLite
  * runs one writer at a time).
@@ -87,6 +88,26 @@ describe('POST /api/articles/bulk', () => {
     ]).expect(200);
     expect(res.body.data.map((r: { status: string }) => r.status)).to.deep.equal(['created', 'updated']);
     expect((await stored(code)).description).to.equal('Second');
+  });
+
+  it('When new items name their unit in other letters or choose an id that is taken, Then each is created as a single create would be (unit and event) or fails on id leaving nothing, and the next goes on', async () => {
+    const taken = await makeArticle(world, world.client.id, { prefix: 'BULK-I-' });
+    const [lower, clash, after] = [unique('BULK-L-'), unique('BULK-C-'), unique('BULK-A-')];
+    const eventsBefore = (await outboxEvents(h.db, world.client.id, 'article.created')).length;
+    const res = await bulk([
+      { article_code: lower, description: 'Lower-case unit', um3pl: 'buc' },
+      { article_code: clash, description: 'Taken id', um3pl: 'BUC', id: taken.id },
+      { article_code: after, description: 'After the failure', um3pl: 'BUC' },
+    ]).expect(200);
+    const single = await world.as('operator').post('/api/articles').send({ article_code: unique('BULK-C-'), description: 'Taken id', um3pl: 'BUC', id: taken.id }).expect(422);
+    expect(res.body.data[1]).to.deep.equal({ index: 1, status: 'failed', errors: single.body.errors });
+    expect(res.body.meta).to.deep.equal({ created: 2, updated: 0, unchanged: 0, failed: 1 });
+    expect(await stored(clash)).to.equal(undefined);
+    const created = await stored(lower);
+    expect(created.um3pl).to.equal('BUC');
+    const read = await world.as('operator').get(`/api/articles/${created.id}`).expect(200);
+    expect(await eventsOf(h.db, world.client.id, 'article.created', created.id), 'the event carries the article as the API shows it').to.deep.equal([read.body.data ?? read.body]);
+    expect((await outboxEvents(h.db, world.client.id, 'article.created')).length).to.equal(eventsBefore + 2);
   });
 
   it('When there are more than 500 items, none, or items is not a list, Then it answers 422 on items and writes nothing', async () => {

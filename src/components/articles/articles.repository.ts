@@ -78,6 +78,12 @@ export async function findByCode(tx: Knex, scope: CompanyScope, code: string): P
   return inScope(tx, scope).where('article_code', code).orderBy('id').limit(10);
 }
 
+/** Which of `codes` the clients already have articles of (exact codes), as `client id, code` pairs. */
+export async function existingCodes(tx: Knex, clientIds: readonly number[], codes: readonly string[]): Promise<Array<{ company_id: number; article_code: string }>> {
+  if (clientIds.length === 0 || codes.length === 0) return [];
+  return tx('articles').select('company_id', 'article_code').whereIn('company_id', clientIds).whereIn('article_code', codes);
+}
+
 export async function idTaken(tx: Knex, id: number): Promise<boolean> {
   return (await tx('articles').select('id').where('id', id).first()) !== undefined;
 }

@@ -11,10 +11,11 @@ import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { inputTime } from '../../platform/input-time.js';
 import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
-import { requireUnit } from '../reference/reference.service.js';
+import { requireUnit, type UnitLookup } from '../reference/reference.service.js';
 import * as repository from './articles.repository.js';
 import type { Article, ArticleFields, ArticleRow } from './articles.repository.js';
-import { codeTakenMessage, idTakenMessage, writeDocument } from '../documents/document-writes.js';
+import { codeTakenMessage, idTakenMessage, withKeysAsFieldErrors, writeDocument } from '../documents/document-writes.js';
+import { recordEvent } from '../../platform/outbox.js';
 import { integerOnlyField, integerOnlyOf, unitRuleProblems, type ArticleUsage, type UnitRuleChange } from './articles.rules.js';
 import { Problems } from '../../platform/problems.js';
 import { nonZeroBalancesOf } from '../stock/stock.service.js';
@@ -93,21 +94,33 @@ export async function getArticle(ctx: TenantContext, id: number): Promise<Articl
 }
 
 /**
+ * How a create runs as an item of a bulk request (articles.bulk.ts), in the request's transaction:
+ * units come from the catalogue read once, and the code is not looked up first (the request knows
+ * its client had no article of it when it began; one another request committed since is refused
+ * by the unique index, as the same 422 on article_code). No savepoint: every check comes before
+ * the first write, a refused insert is undone alone by the database, and what stays of the item
+ * then is a service id used up, which no client sees.
+ */
+export interface InBulk {
+  unit: UnitLookup;
+}
+
+/**
  * Creates an article: its client, unit, id and code are checked, every problem answered at once;
  * the id and the code in the transaction that writes it.
  */
-export async function createArticle(ctx: TenantContext, body: Schema<'ArticleCreate'>): Promise<Article> {
+export async function createArticle(ctx: TenantContext, body: Schema<'ArticleCreate'>, bulk?: InBulk): Promise<Article> {
   const scope = companyScope(ctx);
   const found = new Problems();
   const integerOnly = found.attempt(() => integerOnlyOf(body));
   const clientId = found.attempt(() => clientFor(scope, body.client_3pl_id));
-  const unit = await found.collect(requireUnit(ctx.db, scope.providerId, body.um3pl, 'um3pl'));
-  return writeArticle(ctx, 'article.created', async (tx) => {
+  const unit = await found.collect(bulk ? bulk.unit(body.um3pl, 'um3pl') : requireUnit(ctx.db, scope.providerId, body.um3pl, 'um3pl'));
+  const insert = async (tx: Knex.Transaction, codeChecked: boolean): Promise<ArticleRow> => {
     const problems = found.copy();
     if (body.id !== undefined && (await repository.idTaken(tx, body.id))) problems.add('id', messages.idTaken);
-    if (clientId !== undefined && (await codeTaken(tx, 'articles', 'article_code', clientId, body.article_code))) problems.add('article_code', messages.codeTaken);
+    if (!codeChecked && clientId !== undefined && (await codeTaken(tx, 'articles', 'article_code', clientId, body.article_code))) problems.add('article_code', messages.codeTaken);
     problems.throwIfAny();
-    const row = await repository.insertArticle(tx, {
+    return repository.insertArticle(tx, {
       ...(body.id !== undefined ? { id: body.id } : {}),
       company_id: clientId!,
       article_code: body.article_code,
@@ -120,8 +133,12 @@ export async function createArticle(ctx: TenantContext, body: Schema<'ArticleCre
       barcode: body.um3pl_barcode ?? null,
       active: body.active ?? true,
     });
-    return row.id;
-  });
+  };
+  if (!bulk) return writeArticle(ctx, 'article.created', async (tx) => (await insert(tx, false)).id);
+  const tx = ctx.db as Knex.Transaction;
+  const article = repository.toArticle(await withKeysAsFieldErrors({ codeField: 'article_code', idField: 'id' }, () => insert(tx, true)));
+  await recordEvent(tx, { companyId: article.client_3pl_id, type: 'article.created', data: article });
+  return article;
 }
 
 /** The names the client sent fields under, where they may differ from the field (aliases): field -> name sent. */

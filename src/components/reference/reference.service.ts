@@ -80,6 +80,26 @@ export async function requireUnit(db: Knex, providerId: number, code: string, fi
   throw InputError.field(field, `The unit ${code} is not in the unit catalogue. Known units: ${known.join(', ') || 'none'}.`);
 }
 
+/** requireUnit with the catalogue in hand: answers as requireUnit does. */
+export type UnitLookup = (code: string, field: string) => Promise<Unit>;
+
+/** ASCII letters upper-cased and nothing else: what upper() does on SQLite, and a subset of what it does on MySQL. */
+const asciiUpper = (code: string): string => code.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+
+/**
+ * The provider's catalogue read once (for the items of a bulk request): a code it holds answers at
+ * once; any other is looked up as requireUnit does, so the answer (and the 422 listing the known
+ * units) is the database's own.
+ */
+export async function unitLookup(db: Knex, providerId: number): Promise<UnitLookup> {
+  const byCode = new Map<string, Unit>();
+  for (const unit of await repository.listUnits(db, providerId)) if (!byCode.has(asciiUpper(unit.code))) byCode.set(asciiUpper(unit.code), unit);
+  return (code, field) => {
+    const unit = byCode.get(asciiUpper(code));
+    return unit ? Promise.resolve(unit) : requireUnit(db, providerId, code, field);
+  };
+}
+
 /** The provider's unit catalogue as the whole-number rule reads it: code (upper case) -> whole units only. */
 export function unitFlags(db: Knex, providerId: number): Promise<Map<string, boolean>> {
   return repository.unitFlags(db, providerId);
