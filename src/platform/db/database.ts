@@ -36,6 +36,36 @@ function beginImmediate(db: Knex): void {
   client.transaction = (...args: unknown[]) => new ImmediateTransaction(...([client, ...args] as never[]));
 }
 
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+/** Statements kept per SQLite connection (a service's queries are a few hundred distinct texts). */
+const STATEMENT_CACHE = 500;
+
+/**
+ * Keeps the connection's prepared statements by their SQL: knex prepares every query anew, and
+ * compiling the SQL was a tenth of the CPU of a bulk write. A statement is reused once it is done
+ * (better-sqlite3 runs each to its end before answering, and knex never iterates one), and SQLite
+ * prepares it again by itself when the schema changes. The least recently used text goes first.
+ */
+function cacheStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const statements = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (statement !== undefined) {
+      statements.delete(sql);
+    } else {
+      statement = prepare(sql);
+      if (statements.size >= STATEMENT_CACHE) statements.delete(statements.keys().next().value!);
+    }
+    statements.set(sql, statement);
+    return statement;
+  };
+}
+
 function sqliteConfig(url: string): Knex.Config {
   const file = url.slice('sqlite:'.length);
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -47,10 +77,11 @@ function sqliteConfig(url: string): Knex.Config {
       min: 1,
       max: 1,
       idleTimeoutMillis: Number.MAX_SAFE_INTEGER,
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
         if (file !== ':memory:') conn.pragma('journal_mode = WAL');
+        cacheStatements(conn);
         done(null, conn);
       },
     },
