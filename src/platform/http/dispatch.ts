@@ -10,36 +10,8 @@ import type { AnyReply, RequestInfo } from '../openapi/handler-types.js';
 import { JsonText } from '../openapi/json-text.js';
 import { inTransaction } from '../db/transaction.js';
 import type { RequestWithOpenApi } from './request-context.js';
-import { COMPRESS_MIN_BYTES, compress, negotiateEncoding } from './compression.js';
+import { writeJson } from './json-answer.js';
 import { StaticBody, writeStatic } from './static-body.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * A JSON answer is written directly: its Content-Type is always the same, and express's res.send
- * would parse and re-format it, look for an ETag (off) and freshness (no validators are sent) on
- * every answer. Node leaves out the body of a HEAD answer itself. An answer over
- * COMPRESS_MIN_BYTES goes out in brotli or gzip when the client takes one (compressed off the
- * event loop, in zlib's threads); a smaller one pays one comparison. Other answers go through express.
- */
-function writeJson(res: Response, text: string): void {
-  res.setHeader('Content-Type', JSON_TYPE);
-  const encoding = text.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(res.req.headers['accept-encoding']) : undefined;
-  if (encoding === undefined) {
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(text);
-    return;
-  }
-  res.setHeader('Vary', 'Accept-Encoding');
-  compress(text, encoding).then(
-    (body) => {
-      res.setHeader('Content-Encoding', encoding);
-      res.setHeader('Content-Length', body.length);
-      res.end(body);
-    },
-    () => res.destroy(),
-  );
-}
 
 export function writeReply(res: Response, reply: AnyReply): void {
   if (reply.body instanceof StaticBody) {

@@ -9,6 +9,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import * as errors from '../errors.js';
 import { databaseFaultOf, graphqlCodeOf, httpStatusOf, retryAfterOf } from '../error-status.js';
+import { writeJson } from './json-answer.js';
 import { toFieldErrors, type ValidatorErrorItem } from './validation-errors.js';
 
 interface Rendered {
@@ -94,6 +95,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (rendered.headers) res.set(rendered.headers);
     if (rendered.status === 401) res.setHeader('WWW-Authenticate', bearerChallenge(req));
-    res.status(rendered.status).json(req.operation?.errorFormat === 'graphql' ? asGraphQL(rendered) : rendered.body);
+    res.statusCode = rendered.status;
+    writeJson(res, JSON.stringify(req.operation?.errorFormat === 'graphql' ? asGraphQL(rendered) : rendered.body));
   };
 }

@@ -1,0 +1,31 @@
+/** Writing a JSON answer: the handlers' (dispatch.ts) and the errors' (error-handler.ts). */
+import type { Response } from 'express';
+import { COMPRESS_MIN_BYTES, compress, negotiateEncoding } from './compression.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A JSON answer is written directly: its Content-Type is always the same, and express's res.send
+ * would parse and re-format it, look for an ETag (off) and freshness (no validators are sent) on
+ * every answer. Node leaves out the body of a HEAD answer itself. An answer over
+ * COMPRESS_MIN_BYTES goes out in brotli or gzip when the client takes one (compressed off the
+ * event loop, in zlib's threads); a smaller one pays one comparison. Other answers go through express.
+ */
+export function writeJson(res: Response, text: string): void {
+  res.setHeader('Content-Type', JSON_TYPE);
+  const encoding = text.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(res.req.headers['accept-encoding']) : undefined;
+  if (encoding === undefined) {
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+    return;
+  }
+  res.setHeader('Vary', 'Accept-Encoding');
+  compress(text, encoding).then(
+    (body) => {
+      res.setHeader('Content-Encoding', encoding);
+      res.setHeader('Content-Length', body.length);
+      res.end(body);
+    },
+    () => res.destroy(),
+  );
+}
