@@ -50,6 +50,31 @@ describe('Webhook fan-out: a burst of events to several subscriptions', () => {
       expect(ids.slice().sort(), `subscription ${i}`).to.deep.equal(events.slice().sort());
     }
   });
+
+  it(`When events come that no subscription wants (${testEnv.engine}), Then the round marks them dispatched without reading their data, and reads only the data of those one wants`, async () => {
+    const world = await createWorld(h.app, h.db);
+    for (let i = 0; i < 5; i++) await createArticle(world);
+    const worker = testWorker(h.db, testClock());
+    const statements: string[] = [];
+    const watch = (query: { sql: string }): void => void statements.push(query.sql);
+    h.db.on('query', watch);
+    try {
+      expect((await worker.runOnce()).fannedOut).to.equal(0);
+      const reads = statements.filter((sql) => /select .*`data`.* from `outbox_events`/i.test(sql));
+      expect(reads, 'no event data read').to.deep.equal([]);
+      const hook = await subscribe(world, `${receiver.url}/wanted`, ['article.created']);
+      const wanted = await createArticle(world);
+      statements.length = 0;
+      expect((await worker.runOnce()).fannedOut).to.equal(1);
+      expect(statements.filter((sql) => /select .*`data`.* from `outbox_events`/i.test(sql)), 'the wanted event data read once').to.have.length(1);
+      const [delivery] = await h.db('webhook_deliveries').where('webhook_id', hook.id);
+      expect(JSON.parse(delivery.payload).data.id).to.equal(wanted.id);
+    } finally {
+      h.db.off('query', watch);
+    }
+    const waiting = await h.db('outbox_events').where('company_id', world.client.id).whereNull('dispatched_at').count({ n: '*' }).first();
+    expect(Number(waiting!.n)).to.equal(0);
+  });
 });
 
 describe('Webhook fan-out: a poison event', () => {

@@ -103,14 +103,18 @@ async function fanOutBatch(tx: Knex.Transaction, now: string, onlyId?: number): 
   const filters = new Map(subscriptions.map((s) => [s.id, JSON.parse(s.events) as string[]]));
   const writer = deliveryWriter(tx, now);
   const done: number[] = [];
+  const targetsOf = (event: OutboxEvent): Subscription[] => subscriptions.filter((s) => s.for_company === event.company_id && wants(filters.get(s.id)!, event.type));
   for (const group of loadGroups(events)) {
     if (writer.written.bytes >= BATCH_BYTES) break;
-    const data = await queue.eventData(tx, group.map((e) => e.id));
+    const targets = new Map(group.map((event) => [event, targetsOf(event)]));
+    // Only the data of events some subscription wants is read: the others are marked dispatched as they are.
+    const wanted = group.filter((event) => targets.get(event)!.length > 0);
+    const data = wanted.length > 0 ? await queue.eventData(tx, wanted.map((e) => e.id)) : new Map<number, string>();
     for (const event of group) {
-      const targets = subscriptions.filter((s) => s.for_company === event.company_id && wants(filters.get(s.id)!, event.type));
-      if (targets.length > 0) {
+      const wantedBy = targets.get(event)!;
+      if (wantedBy.length > 0) {
         const payload = eventBody({ id: event.event_id, type: event.type, occurredAt: event.occurred_at, companyId: event.company_id, data: parsed(event, data.get(event.id)) });
-        for (const s of targets) await writer.add({ webhook_id: s.id, event_id: event.event_id, event_type: event.type, payload });
+        for (const s of wantedBy) await writer.add({ webhook_id: s.id, event_id: event.event_id, event_type: event.type, payload });
       }
       done.push(event.id);
     }
