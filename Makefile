@@ -77,7 +77,7 @@ build: install codegen-check
 
 ## make bench: seed a realistic volume, run the compiled API and a bare node:http baseline side by
 ## side under autocannon, print every scenario and target, write test/bench/results.json.
-## SQLite decides; MariaDB's figures are printed beside it when it answers (BENCH_DB=sqlite,mysql).
+## Every engine decides (SQLite, and MariaDB when it answers; BENCH_DB=sqlite,mysql), each against its own baseline.
 bench: install codegen-check
 	node_modules/.bin/tsc -p tsconfig.bench.json
 	node dist/test/bench/run.js

@@ -17,6 +17,8 @@ declare module 'autocannon' {
     body?: string;
     requests?: Request[];
     timeout?: number;
+    /** ms between autocannon's samples; a run also ends only on one (default 1000). */
+    sampleInt?: number;
   }
   interface Histogram {
     average: number;

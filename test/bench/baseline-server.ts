@@ -12,10 +12,13 @@ import { verifyBearerToken } from '../../src/components/auth/auth.service.js';
 import { articlesAfter, listArticles, syncArticles } from '../../src/components/articles/articles.service.js';
 import { createReception } from '../../src/components/receptions/receptions.service.js';
 import { changeSalesOrderStatus } from '../../src/components/sales-orders/sales-orders.status.js';
+import { createShipment } from '../../src/components/sales-orders/shipments.service.js';
+import { createStockAdjustment } from '../../src/components/stock-adjustments/stock-adjustments.service.js';
 import { listStock } from '../../src/components/stock/stock.service.js';
 import { listEvents } from '../../src/components/events/events.service.js';
 import { listMovements, listStockAsOf } from '../../src/components/stock/ledger.service.js';
-import { insertArticle, toArticle } from '../../src/components/articles/articles.repository.js';
+import { existingCodes, insertArticle, toArticle } from '../../src/components/articles/articles.repository.js';
+import { listUnits } from '../../src/components/reference/reference.repository.js';
 import { recordEvent } from '../../src/platform/outbox.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import { createDb } from '../../src/platform/db/database.js';
@@ -84,9 +87,13 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return send(res, 200, await listEvents(ctx, { after: q.get('after') ?? undefined, perPage: int(q.get('per_page')) ?? 100 }));
   }
   if (req.method === 'POST' && url.pathname === '/api/articles/bulk') {
-    // The bare work of a bulk of new articles: their inserts and events in one transaction.
+    // The bare work of a bulk of new articles, the statements the API runs: which codes the client
+    // has and the unit catalogue, read once, then each article's insert and event, in one transaction.
     const { items } = await readJson<{ items: Array<{ article_code: string; description: string; um3pl: string; integer_only_um3pl_quantity: boolean }> }>(req);
     const data = await inTransaction(db, async (tx) => {
+      const scope = ctx.scope as Extract<TenantContext['scope'], { kind: 'company' }>;
+      if ((await existingCodes(tx, [scope.companyId], items.map((item) => item.article_code))).length > 0) throw new Error('the bulk codes are not new');
+      await listUnits(tx, scope.providerId);
       const out = [];
       for (const [index, item] of items.entries()) {
         const row = await insertArticle(tx, { company_id: Number(env.BENCH_COMPANY_ID), name: null, barcode: null, active: true, ...item });
@@ -113,6 +120,15 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === 'POST' && status) {
     const body = await readJson<{ status?: 'delivered' }>(req);
     return send(res, 200, { data: await changeSalesOrderStatus(ctx, Number(status[1]), body.status ?? 'delivered') });
+  }
+  // The shipment scenario: the same service call and transaction as the API (the order locked, its
+  // lines shipped from stock and its reservation, the shipment and its events recorded).
+  const shipment = /^\/api\/sales-orders\/(\d+)\/shipments$/.exec(url.pathname);
+  if (req.method === 'POST' && shipment) {
+    return send(res, 201, { data: await createShipment(ctx, Number(shipment[1]), await readJson<Parameters<typeof createShipment>[2]>(req)) });
+  }
+  if (req.method === 'POST' && url.pathname === '/api/stock/adjustments') {
+    return send(res, 201, { data: await createStockAdjustment(ctx, await readJson<Parameters<typeof createStockAdjustment>[1]>(req)) });
   }
   send(res, 404, { message: 'Not found.' });
 }

@@ -2,22 +2,24 @@
  * `make bench`: per engine (BENCH_DB, default `sqlite`, then `mysql` when MariaDB answers), seed
  * the volume, start the API as production runs it (compiled, NODE_ENV=production, logs at warn)
  * and the bare baseline, drive each scenario on both with autocannon from this process, then
- * measure memory (peak under load, a soak for growth) and the padded-document comparison. Prints
- * every scenario and target and writes test/bench/results.json. Exits 1 when a target of any
- * engine fails (each engine is judged against its own baseline of the same run).
+ * the paired page comparisons, a client's first load, memory (peak under load, a soak for growth)
+ * and the padded-document comparison. Prints every scenario and target (targets.ts) and writes
+ * test/bench/results.json. Exits 1 when a target of any engine fails (each engine is judged against
+ * its own baseline of the same run).
  *
  * BENCH_SECONDS (default 5) is the length of each measured run; every scenario runs 3 times on each
  * side, alternating, and each side keeps its best figures (the machine's noise only ever slows a
- * run). The sync pages and the padded document are judged on the server's CPU time per request,
- * as the median ratio of 7 paired 3 s rounds (pairedCpuRatio): one slow spell of a shared machine
- * cannot decide them.
+ * run). The page comparisons (targets.ts, PAIRS) and the padded document are judged on the
+ * server's CPU time per request, as the median ratio of 7 paired 3 s rounds (pairedCpuRatio): one
+ * slow spell of a shared machine cannot decide them.
  * The two `delivered` scenarios (orders of articles without lots, and of articles with 20 lots each)
  * are measured in the same rounds, and the FEFO one's p99 is judged against the other's.
  * BENCH_SOAK_SECONDS (default 60). BENCH_ONLY=<text> runs the scenarios whose name has it, and the
- * page comparisons of the ledger whose two scenarios it runs (it skips the soak and the padded
- * comparison), and prints the targets of what ran without judging them: for working on one
- * scenario (`BENCH_ONLY=/api/stock` runs the stock page, the movements feed and stock as of a time;
- * `BENCH_ONLY=delivered` both deliveries). BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/tpl_bench).
+ * page comparisons whose two scenarios it runs, and the first load when the text has `bulk` (it
+ * skips the soak and the padded comparison), and prints the targets of what ran without judging
+ * them: for working on one scenario (`BENCH_ONLY=/api/stock` runs the stock page, the movements
+ * feed and stock as of a time; `BENCH_ONLY=delivered` both deliveries; `BENCH_ONLY=shipments`,
+ * `BENCH_ONLY=adjustments`). BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/tpl_bench).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,10 +28,11 @@ import knex from 'knex';
 import { migrateLatest } from '../../db/migrations/index.js';
 import { createDb } from '../../src/platform/db/database.js';
 import { CONNECTIONS, drive, memoryOf, type Load, type Measured } from './load.js';
-import { printScenarios, printTargets, target, writeResults, type ScenarioResult, type Target } from './report.js';
-import { bulkArticles, DELIVERED, DELIVERED_FEFO, scenarios, type Scenario } from './scenarios.js';
+import { printScenarios, printTargets, writeResults, type ScenarioResult, type Target } from './report.js';
+import { bulkArticles, scenarios, type Scenario } from './scenarios.js';
 import { seedBenchVolume, VOLUME, type BenchWorld } from './seed.js';
 import { accepts, SCRIPTS, startServer, type Started } from './servers.js';
+import { engineTargets, PAIRS, printComparisons, type EngineMeasurements, type PairResult } from './targets.js';
 
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 5);
@@ -98,10 +101,20 @@ function unexpected(m: Measured, status: number): number {
 
 const ROUNDS = 3;
 
-/** The better of two runs of the same thing: the machine's noise only ever makes a run worse. */
+/** The answers (statuses, errors) of two runs together. */
+function answersOf(a: Measured, b: Measured): Pick<Measured, 'statuses' | 'errors'> {
+  const statuses = { ...a.statuses };
+  for (const [code, count] of Object.entries(b.statuses)) statuses[code] = (statuses[code] ?? 0) + count;
+  return { statuses, errors: a.errors + b.errors };
+}
+
+/**
+ * The better of two runs of the same thing: the machine's noise only ever makes a run worse. The
+ * answers of both are kept, so that an unexpected answer in any run shows.
+ */
 function better(a: Measured | undefined, b: Measured): Measured {
   if (a === undefined) return b;
-  return { ...(b.rps > a.rps ? b : a), p50: Math.min(a.p50, b.p50), p99: Math.min(a.p99, b.p99), cpuUs: Math.min(a.cpuUs, b.cpuUs) };
+  return { ...(b.rps > a.rps ? b : a), p50: Math.min(a.p50, b.p50), p99: Math.min(a.p99, b.p99), cpuUs: Math.min(a.cpuUs, b.cpuUs), ...answersOf(a, b) };
 }
 
 /** Rounds of a CPU comparison of the same server on two loads, or of two servers on one load. */
@@ -141,7 +154,7 @@ async function pairedCpuRatio(a: (seconds: number) => Promise<Measured>, b: (sec
  * The scenarios of a group (one scenario, or those sharing `group`) on the full stack and on the
  * baseline: each warmed up on both sides, then ROUNDS rounds that run every scenario on the full
  * stack and then on the baseline (the group's order reversed every other round); each keeps its
- * best figures.
+ * best figures, and the answers of every run, the warm-up's too.
  */
 async function measure(full: Started, baseline: Started, group: readonly Scenario[]): Promise<Array<{ full: Measured; baseline: Measured }>> {
   const sides = group.map((s) => {
@@ -151,11 +164,12 @@ async function measure(full: Started, baseline: Started, group: readonly Scenari
       full: (warming: boolean) => drive(full, s.load, warming ? warm : run),
       baseline: (warming: boolean) => drive(baseline, s.load, warming ? warm : run),
       best: { full: undefined as Measured | undefined, baseline: undefined as Measured | undefined },
+      warmed: { full: undefined as Measured | undefined, baseline: undefined as Measured | undefined },
     };
   });
   for (const side of sides) {
-    await side.full(true);
-    await side.baseline(true);
+    side.warmed.full = await side.full(true);
+    side.warmed.baseline = await side.baseline(true);
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
@@ -163,18 +177,10 @@ async function measure(full: Started, baseline: Started, group: readonly Scenari
       side.best.baseline = better(side.best.baseline, await side.baseline(false));
     }
   }
-  return sides.map(({ best }) => ({ full: best.full!, baseline: best.baseline! }));
-}
-
-/**
- * The sync feed's first and last page on the full stack, in paired rounds: their CPU per request
- * (the cost of a page, which other load on the machine changes least) is compared,
- * not requests/s measured minutes apart on a shared machine.
- */
-async function syncPages(full: Started, first: Load, last: Load): Promise<{ first: Measured; last: Measured; cpuRatio: number }> {
-  const run = (load: Load) => (seconds: number) => drive(full, load, { seconds });
-  const { a, b, ratio } = await pairedCpuRatio(run(first), run(last));
-  return { first: a, last: b, cpuRatio: ratio };
+  return sides.map(({ best, warmed }) => ({
+    full: { ...best.full!, ...answersOf(best.full!, warmed.full!) },
+    baseline: { ...best.baseline!, ...answersOf(best.baseline!, warmed.baseline!) },
+  }));
 }
 
 /**
@@ -226,47 +232,11 @@ async function paddedRatio(dbUrl: string, load: Load): Promise<{ bundled: Measur
   }
 }
 
-/**
- * The ledger's page comparisons: the movements feed's last page against its first (a keyset: the
- * same cost), and stock as of a time against the stock page it is built on (at most 3 times).
- */
-const LEDGER_PAIRS = [
-  { label: 'stock movements feed: last page / first page, CPU per request', a: '/api/stock/movements?per_page=500 (first', b: '/api/stock/movements?per_page=500 (last', limit: 1.2 },
-  { label: 'stock as of a time / stock page, CPU per request', a: 'GET /api/stock?per_page=100', b: 'GET /api/stock/as-of?per_page=100', limit: 3 },
-] as const;
-
 /** The scenario whose name has `text`. */
 function byName(all: Scenario[], text: string): Scenario {
   const found = all.find((s) => s.name.includes(text));
   if (!found) throw new Error(`no scenario named like ${text}`);
   return found;
-}
-
-/**
- * The targets read off the scenarios alone: reads against the baseline (r/s), writes against the
- * baseline (p99), and the delivery that allocates FEFO over 20 lots against the delivery without
- * lots (p99 of the full stack, both measured in the same rounds).
- */
-function scenarioTargets(engine: string, results: readonly ScenarioResult[]): Target[] {
-  const plain = results.find((r) => r.name === DELIVERED);
-  const fefo = results.find((r) => r.name === DELIVERED_FEFO);
-  return [
-    ...results.filter((r) => r.kind === 'read').map((r) => target(engine, `reads: ${r.name}, full/baseline r/s`, r.unexpected ? NaN : r.ratio, 'min', 0.6)),
-    ...results.filter((r) => r.kind === 'write').map((r) => target(engine, `writes: ${r.name}, p99 full/baseline`, r.unexpected ? NaN : r.full.p99 / r.baseline.p99, 'max', 1.5)),
-    ...(plain && fefo ? [target(engine, 'writes: delivered FEFO over 20 lots / delivered without lots, p99 full stack', plain.unexpected || fefo.unexpected ? NaN : fefo.full.p99 / plain.full.p99, 'max', 1.5)] : []),
-  ];
-}
-
-/** The two deliveries side by side (printed, the target is on p99). */
-function printFefo(results: readonly ScenarioResult[]): void {
-  const plain = results.find((r) => r.name === DELIVERED);
-  const fefo = results.find((r) => r.name === DELIVERED_FEFO);
-  if (!plain || !fefo) return;
-  const show = (m: Measured): string => `${m.rps.toFixed(0)} r/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.cpuUs.toFixed(0)} µs CPU/request`;
-  console.log(`  delivered without lots: ${show(plain.full)}; FEFO over 20 lots: ${show(fefo.full)}`);
-  console.log(
-    `    FEFO / without lots: p99 ${(fefo.full.p99 / plain.full.p99).toFixed(2)}, CPU per request ${(fefo.full.cpuUs / plain.full.cpuUs).toFixed(2)} (baseline: p99 ${(fefo.baseline.p99 / plain.baseline.p99).toFixed(2)}, CPU ${(fefo.baseline.cpuUs / plain.baseline.cpuUs).toFixed(2)})`,
-  );
 }
 
 async function benchEngine(engine: string): Promise<{ results: ScenarioResult[]; targets: Target[]; memory: object }> {
@@ -278,77 +248,59 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
     const full = await startServer('api', SCRIPTS.api, serverEnv);
     const baseline = await startServer('baseline', SCRIPTS.baseline, { DATABASE_URL: database.url, BENCH_TOKEN: world.token, BENCH_COMPANY_ID: String(world.companyId) });
     const results: ScenarioResult[] = [];
-    let peakMb = 0;
-    let soaked: { samples: number[]; growthMb: number };
-    let sync: Awaited<ReturnType<typeof syncPages>>;
-    let events: Awaited<ReturnType<typeof syncPages>>;
-    const ledger: Array<{ label: string; limit: number; pages: Awaited<ReturnType<typeof syncPages>> }> = [];
-    let loadSeconds = NaN;
+    const pairs: PairResult[] = [];
+    const measured: EngineMeasurements = { results, pairs, peakMb: NaN };
+    let soakSamples: number[] = [];
     const all = scenarios(world);
     const selected = all.filter((s) => !env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY));
     try {
-      const measured = new Set<Scenario>();
+      const done = new Set<Scenario>();
       for (const first of selected) {
-        if (measured.has(first)) continue;
+        if (done.has(first)) continue;
         const group = first.group === undefined ? [first] : selected.filter((s) => s.group === first.group);
         for (const [i, m] of (await measure(full, baseline, group)).entries()) {
           const s = group[i]!;
-          measured.add(s);
+          done.add(s);
           const result = { engine, name: s.name, kind: s.kind, ...m, ratio: m.full.rps / m.baseline.rps, unexpected: unexpected(m.full, s.expect) + unexpected(m.baseline, s.expect) };
           results.push(result);
           console.log(`  ${s.name}: ${result.full.rps.toFixed(0)} r/s, baseline ${result.baseline.rps.toFixed(0)} r/s (${result.ratio.toFixed(2)})`);
         }
       }
-      peakMb = memoryOf(full.pid).peakMb;
+      measured.peakMb = memoryOf(full.pid).peakMb;
       if (!env.BENCH_ONLY || env.BENCH_ONLY.includes('bulk')) {
-        loadSeconds = await firstLoad(full, world);
-        console.log(`  first load: 20,000 articles in 40 bulk requests: ${loadSeconds.toFixed(1)} s`);
+        measured.loadSeconds = await firstLoad(full, world);
+        console.log(`  first load: 20,000 articles in 40 bulk requests: ${measured.loadSeconds.toFixed(1)} s`);
       }
-      for (const pair of LEDGER_PAIRS.filter((p) => [p.a, p.b].every((name) => selected.some((s) => s.name.includes(name))))) {
+      // Every pair in a whole run (a pair whose scenario is missing fails there); with BENCH_ONLY, those whose two scenarios ran.
+      for (const pair of PAIRS.filter((p) => !env.BENCH_ONLY || [p.a, p.b].every((name) => selected.some((s) => s.name.includes(name))))) {
         console.log(`  ${pair.label}: alternating`);
-        ledger.push({ label: pair.label, limit: pair.limit, pages: await syncPages(full, byName(all, pair.a).load, byName(all, pair.b).load) });
-        console.log(`    ratio ${ledger[ledger.length - 1]!.pages.cpuRatio.toFixed(2)} (at most ${pair.limit})`);
+        // Their CPU per request (the cost of a page, which other load on the machine changes least),
+        // not requests/s measured minutes apart on a shared machine.
+        const page = (text: string) => (seconds: number) => drive(full, byName(all, text).load, { seconds });
+        const { a, b, ratio } = await pairedCpuRatio(page(pair.a), page(pair.b));
+        pairs.push({ pair, a, b, cpuRatio: ratio });
+        console.log(`    ratio ${ratio.toFixed(2)} (at most ${pair.limit})`);
       }
-      if (env.BENCH_ONLY) {
-        printScenarios(engine, results);
-        const show = (m: Measured): string => `${m.rps.toFixed(0)} r/s, p50 ${m.p50} ms, ${m.cpuUs.toFixed(0)} µs CPU/request`;
-        for (const { label, pages } of ledger) console.log(`  ${label}: ${pages.cpuRatio.toFixed(2)} (${show(pages.first)} vs ${show(pages.last)})`);
-        printFefo(results);
-        // The targets of the scenarios that ran, printed and not judged.
-        return { results, targets: [...scenarioTargets(engine, results), ...ledger.map((l) => target(engine, l.label, l.pages.cpuRatio, 'max', l.limit))], memory: { engine, peakMb } };
+      if (!env.BENCH_ONLY) {
+        console.log(`  soak: ${SOAK_SECONDS} s of ${all[0]!.name}`);
+        const soaked = await soak(full, all[0]!.load);
+        soakSamples = soaked.samples;
+        measured.soak = { seconds: SOAK_SECONDS, growthMb: soaked.growthMb };
       }
-      console.log(`  sync: first and last page, alternating`);
-      sync = await syncPages(full, all[2]!.load, all[3]!.load);
-      console.log(`  events feed: first and last page, alternating`);
-      events = await syncPages(full, byName(all, '/api/events?per_page=500 (first').load, byName(all, '/api/events?per_page=500 (last').load);
-      console.log(`  soak: ${SOAK_SECONDS} s of ${all[0]!.name}`);
-      soaked = await soak(full, all[0]!.load);
     } finally {
       await Promise.all([full.stop(), baseline.stop()]);
     }
-    const padded = await paddedRatio(database.url, all[0]!.load);
-
-    const targets: Target[] = [
-      ...scenarioTargets(engine, results).filter((t) => t.name.startsWith('reads:')),
-      target(engine, 'sync: last page / first page, CPU per request (keyset)', sync.cpuRatio, 'max', 1.2),
-      target(engine, 'events feed: last page / first page, CPU per request', events.cpuRatio, 'max', 1.2),
-      ...ledger.map((l) => target(engine, l.label, l.pages.cpuRatio, 'max', l.limit)),
-      target(engine, 'first load: 20,000 articles in 40 bulk requests (s)', loadSeconds, 'max', 60),
-      ...scenarioTargets(engine, results).filter((t) => t.name.startsWith('writes:')),
-      target(engine, 'memory: peak RSS under load (MB)', peakMb, 'max', 200),
-      target(engine, `memory: RSS growth over a ${SOAK_SECONDS} s soak (MB)`, soaked.growthMb, 'max', 10),
-      target(engine, `document: +${PADDING} operations vs bundled, CPU/request ratio`, padded.cpuRatio, 'min', 0.9),
-    ];
-    const rejected = results.find((r) => r.kind === 'rejection');
-    if (rejected) console.log(`  rejected token: ${rejected.full.rps.toFixed(0)} r/s (${rejected.unexpected} unexpected answers)`);
-    const show = (m: Measured): string => `${m.rps.toFixed(0)} r/s, ${m.cpuUs.toFixed(0)} µs CPU/request`;
-    console.log(`  sync pages: first ${show(sync.first)}; last ${show(sync.last)}`);
-    console.log(`  events pages: first ${show(events.first)}; last ${show(events.last)}`);
-    printFefo(results);
-    const bulk = results.find((r) => r.kind === 'bulk');
-    if (bulk) console.log(`  bulk of 500: ${bulk.full.rps.toFixed(2)} r/s, bare transaction ${bulk.baseline.rps.toFixed(2)} r/s (${bulk.ratio.toFixed(2)}), p99 ${bulk.full.p99} ms vs ${bulk.baseline.p99} ms`);
-    console.log(`  padded document: bundled ${show(padded.bundled)}; +${PADDING} operations ${show(padded.padded)} (r/s ratio ${padded.rpsRatio.toFixed(2)})`);
-    return { results, targets, memory: { engine, peakMb, soakSamplesMb: soaked.samples.map((m) => Math.round(m)), growthMb: soaked.growthMb } };
+    if (!env.BENCH_ONLY) {
+      const padded = await paddedRatio(database.url, all[0]!.load);
+      measured.padded = { operations: PADDING, cpuRatio: padded.cpuRatio };
+      const show = (m: Measured): string => `${m.rps.toFixed(0)} r/s, ${m.cpuUs.toFixed(0)} µs CPU/request`;
+      console.log(`  padded document: bundled ${show(padded.bundled)}; +${PADDING} operations ${show(padded.padded)} (r/s ratio ${padded.rpsRatio.toFixed(2)})`);
+    }
+    printComparisons(results, pairs);
+    // With BENCH_ONLY, the targets of what ran: printed, not judged (main).
+    const targets = engineTargets(engine, measured);
+    const memory = measured.soak ? { engine, peakMb: measured.peakMb, soakSamplesMb: soakSamples.map((m) => Math.round(m)), growthMb: measured.soak.growthMb } : { engine, peakMb: measured.peakMb };
+    return { results, targets, memory };
   } finally {
     await database.drop();
   }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Load } from './load.js';
 import type { BenchWorld } from './seed.js';
 
-/** `bulk`: printed beside the others; its targets belong to the performance issue. */
+/** Each kind has its own target (targets.ts): reads and the rejection on r/s, writes on p99, bulk on r/s. */
 export type ScenarioKind = 'read' | 'write' | 'bulk' | 'rejection';
 
 export interface Scenario {
@@ -23,6 +23,11 @@ export interface Scenario {
 
 export const DELIVERED = 'POST /api/sales-orders/{id}/status delivered';
 export const DELIVERED_FEFO = 'POST /api/sales-orders/{id}/status delivered (FEFO over 20 lots)';
+export const GRAPHQL = 'POST /graphql articles(limit: 50)';
+/**
+ * Requests of each run of a write that uses up seeded orders: on each side a warm-up of a seventh
+ * and 3 runs, 8,172 orders in all (the seed has 8,200 or more of each kind).
+ */
 const DELIVERIES = 1300;
 
 /** Moves each of `ids` (picked orders) to delivered once, one per request. */
@@ -37,6 +42,49 @@ function deliveries(ids: readonly number[], headers: Record<string, string>): Lo
       const id = ids[next++];
       if (id === undefined) throw new Error('the seeded picked orders are used up');
       return `/api/sales-orders/${id}/status`;
+    },
+  };
+}
+
+/** Ships each of `orders` (picked) once, naming both its lines whole, with a carrier and tracking number. */
+function shipments(orders: BenchWorld['shipmentOrders'], headers: Record<string, string>): Load {
+  let next = 0;
+  let order: BenchWorld['shipmentOrders'][number] | undefined;
+  return {
+    method: 'POST',
+    path: '/api/sales-orders/0/shipments',
+    headers,
+    nextPath: () => {
+      order = orders[next++];
+      if (order === undefined) throw new Error('the seeded shipment orders are used up');
+      return `/api/sales-orders/${order.id}/shipments`;
+    },
+    // Runs after nextPath for the same request (load.ts).
+    body: () =>
+      JSON.stringify({
+        carrier: 'DHL',
+        service: 'Express 12:00',
+        tracking_number: `BENCH${order!.id}`,
+        items: order!.lines.map((so_item_id) => ({ so_item_id, quantity_um3pl: 1 })),
+      }),
+  };
+}
+
+/**
+ * Adjusts one balance per request (the second warehouse's STOC_OK of `articleIds`, in turn): each
+ * balance by +1 on one pass over them and -1 on the next, so none ever runs out.
+ */
+function adjustments(articleIds: readonly number[], warehouseId: number, headers: Record<string, string>): Load {
+  let next = 0;
+  return {
+    method: 'POST',
+    path: '/api/stock/adjustments',
+    headers,
+    body: () => {
+      const n = next++;
+      const delta_um3pl = Math.floor(n / articleIds.length) % 2 === 0 ? 1 : -1;
+      const items = [{ article_id: articleIds[n % articleIds.length]!, um3pl: 'BUC', delta_um3pl }];
+      return JSON.stringify({ warehouse_id: warehouseId, reason: 'correction', note: 'Bench correction', items });
     },
   };
 }
@@ -57,7 +105,7 @@ export const GRAPHQL_QUERY = '{ articles(limit: 50) { id article_code descriptio
 export function scenarios(world: BenchWorld): Scenario[] {
   const headers = { Authorization: `Bearer ${world.token}`, 'X-Company-Id': String(world.companyId) };
   const json = { ...headers, 'Content-Type': 'application/json' };
-  const [warehouse] = world.warehouseIds;
+  const [warehouse, secondWarehouse] = world.warehouseIds;
   let reception = 0;
   let bulk = 0;
   return [
@@ -95,7 +143,7 @@ export function scenarios(world: BenchWorld): Scenario[] {
       expect: 200,
       load: { method: 'GET', path: `/api/stock/as-of?per_page=100&warehouse_id=${warehouse}&stock_type=STOC_OK&at=${encodeURIComponent(world.asOfAt)}`, headers },
     },
-    { name: 'POST /graphql articles(limit: 50)', kind: 'read', expect: 200, load: { method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query: GRAPHQL_QUERY }) } },
+    { name: GRAPHQL, kind: 'read', expect: 200, load: { method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query: GRAPHQL_QUERY }) } },
     {
       name: 'POST /api/receptions (2 lines)',
       kind: 'write',
@@ -115,6 +163,9 @@ export function scenarios(world: BenchWorld): Scenario[] {
     // rows are locked, the lots taken earliest expiry first and the demand allocated again).
     { name: DELIVERED, kind: 'write', expect: 200, amount: DELIVERIES, group: 'delivered', load: deliveries(world.pickedOrderIds, json) },
     { name: DELIVERED_FEFO, kind: 'write', expect: 200, amount: DELIVERIES, group: 'delivered', load: deliveries(world.fefoOrderIds, json) },
+    // Picked orders of 2 lines of articles without lots, each shipped whole (the order becomes delivered).
+    { name: 'POST /api/sales-orders/{id}/shipments (2 lines)', kind: 'write', expect: 201, amount: DELIVERIES, load: shipments(world.shipmentOrders, json) },
+    { name: 'POST /api/stock/adjustments (1 line, +1 or -1)', kind: 'write', expect: 201, load: adjustments(world.adjustedArticleIds, secondWarehouse, json) },
     {
       name: 'POST /api/articles/bulk (500 new articles)',
       kind: 'bulk',

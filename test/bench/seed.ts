@@ -1,14 +1,18 @@
 /**
  * The benchmark's volume: a provider with 2 clients, 20,000 articles each, 122,000 stock rows (each
- * with months of movements that add up to it: 1,220,000 in all, seed-ledger.ts), 18,200 sales
+ * with months of movements that add up to it: 1,220,000 in all, seed-ledger.ts), 26,400 sales
  * orders of 2 lines (most picked: they reserve their lines and are what the two `delivered`
- * scenarios move), purchase orders with room for any number of receptions, 20,000 events of the
- * first client in the events feed, and one operator token per client.
+ * scenarios and the shipment scenario move), purchase orders with room for any number of
+ * receptions, 20,000 events of the first client in the events feed, and one operator token per client.
  * Lots and expiry: 1,000 of the first client's articles (every 20th) track both, with 20 lots in the
  * first warehouse (STOC_OK: each lot its own expiry date, all in the future, earliest the smallest)
  * and 4 in the second; 8,200 picked orders of them (lines without a pinned lot) reserve what
  * `stock_reservations` holds, and their rows' `reserved` is the FEFO allocation of it (`allocate`),
- * as the stock service leaves them. The other orders' lines are of articles without lots.
+ * as the stock service leaves them. The other orders' lines are of articles without lots: 8,500
+ * picked ones for the plain delivery and, on the articles after theirs (wrapping round, so an
+ * article may be on two orders and reserve both), 8,200 picked ones for the shipment scenario.
+ * The adjustment scenario moves the second warehouse's STOC_OK balance of 1,000 active articles
+ * without lots (nothing reserves it) by +1 and -1 in turn, so it never runs out.
  * Rows go in with batch inserts in one transaction; the database must be freshly migrated.
  */
 import type { Knex } from 'knex';
@@ -43,13 +47,17 @@ export const VOLUME = {
   stockRows: 2 * 50_000 + (20_000 / TRACKED_EVERY) * (LOTS_FIRST_WAREHOUSE + LOTS_SECOND_WAREHOUSE - 2),
   /** Movements of the ledger behind them (LEDGER_SLOTS each). */
   movements: (2 * 50_000 + (20_000 / TRACKED_EVERY) * (LOTS_FIRST_WAREHOUSE + LOTS_SECOND_WAREHOUSE - 2)) * LEDGER_SLOTS,
-  salesOrders: 18_200,
-  /** Of them, the first client's: all picked but 500 delivered; the `delivered` scenarios move each once. */
-  firstClientOrders: 17_200,
+  salesOrders: 26_400,
+  /** Of them, the first client's: all picked but 500 delivered; the `delivered` and shipment scenarios move each once. */
+  firstClientOrders: 25_400,
   /** Picked orders of articles without lots (the `delivered` scenario). */
   pickedOrders: 8_500,
   /** Picked orders of tracked articles (the FEFO `delivered` scenario), 3 units a line. */
   fefoOrders: 8_200,
+  /** Picked orders of articles without lots (the shipment scenario ships each whole once). */
+  shipmentOrders: 8_200,
+  /** Active articles without lots whose second-warehouse STOC_OK balance the adjustment scenario moves. */
+  adjustedArticles: 1_000,
   purchaseOrders: 20,
   /** Events of the first client in the feed (article.updated, each the article as the API shows it). */
   events: 20_000,
@@ -80,6 +88,10 @@ export interface BenchWorld {
   pickedOrderIds: number[];
   /** Picked sales orders of the company whose lines are of articles with 20 lots, in id order. */
   fefoOrderIds: number[];
+  /** Picked sales orders of the company (articles without lots) for the shipment scenario, with their two line ids. */
+  shipmentOrders: Array<{ id: number; lines: [number, number] }>;
+  /** Active articles of the company without lots, whose second-warehouse STOC_OK balance nothing reserves (the adjustment scenario). */
+  adjustedArticleIds: number[];
   /** The `after` whose events page (per_page 500) is the feed's last one. */
   lastEventsAfter: string;
   /** The `after` whose stock movements page (per_page 500) is the company's last one. */
@@ -105,7 +117,7 @@ async function seedClient(
   clientId: number,
   tag: string,
   warehouses: [number, number],
-  orderCounts: { picked: number; delivered: number; fefo: number },
+  orderCounts: { picked: number; delivered: number; fefo: number; shipments: number },
   tracks: (index: number) => boolean,
 ): Promise<{ articleIds: number[]; customerId: number; balances: SeededBalance[] }> {
   const now = nowDb();
@@ -131,19 +143,25 @@ async function seedClient(
   const plain = articleIds.filter((_, i) => !tracks(i));
   const tracked = articleIds.filter((_, i) => tracks(i));
 
-  // Orders: picked and delivered ones of articles without lots, then picked ones of tracked articles
-  // (consecutive orders on different articles, so concurrent deliveries do not wait on each other).
+  // Orders: picked and delivered ones of articles without lots, then picked ones of tracked articles,
+  // then the shipment scenario's picked ones of articles without lots, on the articles after the
+  // first ones' (consecutive orders on different articles, so concurrent deliveries do not wait on each other).
+  const firstPlainOrders = orderCounts.picked + orderCounts.delivered;
+  /** `count` orders of 2 lines of 1 unit, on the articles without lots from the `from`-th on. */
+  const plainOrders = (count: number, from: number, status: (i: number) => OrderSpec['status']) =>
+    Array.from({ length: count }, (_, i): OrderSpec => ({
+      status: status(i),
+      lines: [0, 1].map((line) => ({ articleId: plain[(from + i * 2 + line) % plain.length]!, quantity: UNITS })),
+    }));
   const orders: OrderSpec[] = [
-    ...Array.from({ length: orderCounts.picked + orderCounts.delivered }, (_, i): OrderSpec => ({
-      status: i < orderCounts.picked ? 'picked' : 'delivered',
-      lines: [0, 1].map((line) => ({ articleId: plain[(i * 2 + line) % plain.length]!, quantity: UNITS })),
-    })),
+    ...plainOrders(firstPlainOrders, 0, (i) => (i < orderCounts.picked ? 'picked' : 'delivered')),
     ...Array.from({ length: orderCounts.fefo }, (_, i): OrderSpec => ({
       status: 'picked',
       lines: [0, 1].map((line) => ({ articleId: tracked[(i * 2 + line) % tracked.length]!, quantity: FEFO_LINE_QUANTITY })),
     })),
+    ...plainOrders(orderCounts.shipments, firstPlainOrders * 2, () => 'picked'),
   ];
-  // What the picked orders reserve, per article (each plain article is on at most one line).
+  // What the picked orders reserve, per article (a plain article is on at most two lines, of different orders).
   const demand = new Map<number, number>();
   for (const order of orders) {
     if (order.status !== 'picked') continue;
@@ -235,8 +253,13 @@ export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
     for (const [i, clientId] of clients.entries()) {
       const first = i === 0;
       const counts = first
-        ? { picked: VOLUME.pickedOrders, delivered: VOLUME.firstClientOrders - VOLUME.pickedOrders - VOLUME.fefoOrders, fefo: VOLUME.fefoOrders }
-        : { picked: others / 5, delivered: others - others / 5, fefo: 0 };
+        ? {
+            picked: VOLUME.pickedOrders,
+            delivered: VOLUME.firstClientOrders - VOLUME.pickedOrders - VOLUME.fefoOrders - VOLUME.shipmentOrders,
+            fefo: VOLUME.fefoOrders,
+            shipments: VOLUME.shipmentOrders,
+          }
+        : { picked: others / 5, delivered: others - others / 5, fefo: 0, shipments: 0 };
       seeded.push(await seedClient(tx, clientId, `C${i + 1}`, warehouses, counts, (index) => first && index % TRACKED_EVERY === TRACKED_OFFSET));
     }
     const balances = seeded.flatMap((client) => client.balances);
@@ -259,7 +282,17 @@ export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
     }
     const picked = (await tx('sales_orders').where({ company_id: companyId, status: 'picked' }).orderBy('id').pluck('id')).map(Number);
     const pickedOrderIds = picked.slice(0, VOLUME.pickedOrders);
-    const fefoOrderIds = picked.slice(VOLUME.pickedOrders);
+    const fefoOrderIds = picked.slice(VOLUME.pickedOrders, VOLUME.pickedOrders + VOLUME.fefoOrders);
+    const shipmentOrderIds = picked.slice(VOLUME.pickedOrders + VOLUME.fefoOrders);
+    if (shipmentOrderIds.length !== VOLUME.shipmentOrders) throw new Error(`seeded ${shipmentOrderIds.length} shipment orders, VOLUME says ${VOLUME.shipmentOrders}`);
+    // The shipment orders are the first client's last: their lines are those of the ids between the first and the last.
+    const shipmentLines = new Map(shipmentOrderIds.map((id) => [id, [] as number[]]));
+    const lineRows = await tx('sales_order_items').whereBetween('sales_order_id', [shipmentOrderIds[0]!, shipmentOrderIds[shipmentOrderIds.length - 1]!]).orderBy('id').select('id', 'sales_order_id');
+    for (const row of lineRows) shipmentLines.get(Number(row.sales_order_id))!.push(Number(row.id));
+    const shipmentOrders = shipmentOrderIds.map((id) => ({ id, lines: shipmentLines.get(id) as [number, number] }));
+    const adjustedArticleIds = (
+      await tx('articles').where({ company_id: companyId, active: true, lot_tracked: false, expiry_tracked: false }).orderBy('id').limit(VOLUME.adjustedArticles).pluck('id')
+    ).map(Number);
     const articles = await tx('articles').where('company_id', companyId).orderBy('id').limit(VOLUME.events);
     const occurred = nowDb();
     await insertMany(
@@ -284,6 +317,8 @@ export async function seedBenchVolume(db: Knex): Promise<BenchWorld> {
       purchaseOrders,
       pickedOrderIds,
       fefoOrderIds,
+      shipmentOrders,
+      adjustedArticleIds,
       lastEventsAfter,
       lastMovementsAfter,
       asOfAt: toApiTime(new Date(startMs + (LEDGER_SLOTS / 2) * slotMs + slotMs / 3)),

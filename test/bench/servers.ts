@@ -62,18 +62,28 @@ export async function startServer(name: string, script: string, env: Record<stri
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  /** From listening until stop(): an exit then is a death under the bench. */
+  let serving = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      // A server that dies under the bench says why before the bench fails on its missing process.
+      if (serving) console.error(`${name} exited with ${code ?? signal}:\n${output}`);
+      resolve();
+    }),
+  );
   const started = Date.now();
   while (!(await accepts(port))) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
     if (Date.now() - started > 30_000) throw new Error(`${name} did not listen within 30 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  serving = true;
   return {
     name,
     port,
     pid: child.pid!,
     stop: async () => {
+      serving = false;
       if (child.exitCode === null) child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
