@@ -24,7 +24,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import knex from 'knex';
+import knex, { type Knex } from 'knex';
 import { migrateLatest } from '../../db/migrations/index.js';
 import { createDb } from '../../src/platform/db/database.js';
 import { CONNECTIONS, drive, memoryOf, type Load, type Measured } from './load.js';
@@ -232,6 +232,27 @@ async function paddedRatio(dbUrl: string, load: Load): Promise<{ bundled: Measur
   }
 }
 
+/**
+ * Waits (at most a minute) until the API's background work has caught up with the writes before:
+ * every event fanned out by its webhook worker, every event and movement stamped for the feeds.
+ * Each scenario is then measured on its own requests, not on the leftovers of the one before it
+ * (the baseline runs neither the worker nor the stamper).
+ */
+async function settled(url: string): Promise<void> {
+  const db = createDb(url);
+  try {
+    const waiting = async (): Promise<number> => {
+      const count = async (query: Knex.QueryBuilder): Promise<number> => Number(((await query.count({ n: '*' }).first()) as { n: number | string }).n);
+      const events = await count(db('outbox_events').whereNull('dispatched_at').whereNull('fan_out_failed_at'));
+      const unstamped = await count(db('outbox_events').whereNull('feed_seq'));
+      return events + unstamped + (await count(db('stock_movements').whereNull('feed_seq')));
+    };
+    for (const started = Date.now(); (await waiting()) > 0 && Date.now() - started < 60_000; ) await new Promise((resolve) => setTimeout(resolve, 250));
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** The scenario whose name has `text`. */
 function byName(all: Scenario[], text: string): Scenario {
   const found = all.find((s) => s.name.includes(text));
@@ -258,6 +279,7 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
       for (const first of selected) {
         if (done.has(first)) continue;
         const group = first.group === undefined ? [first] : selected.filter((s) => s.group === first.group);
+        await settled(database.url);
         for (const [i, m] of (await measure(full, baseline, group)).entries()) {
           const s = group[i]!;
           done.add(s);
@@ -268,6 +290,7 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
       }
       measured.peakMb = memoryOf(full.pid).peakMb;
       if (!env.BENCH_ONLY || env.BENCH_ONLY.includes('bulk')) {
+        await settled(database.url);
         measured.loadSeconds = await firstLoad(full, world);
         console.log(`  first load: 20,000 articles in 40 bulk requests: ${measured.loadSeconds.toFixed(1)} s`);
       }
@@ -277,6 +300,7 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
         // Their CPU per request (the cost of a page, which other load on the machine changes least),
         // not requests/s measured minutes apart on a shared machine.
         const page = (text: string) => (seconds: number) => drive(full, byName(all, text).load, { seconds });
+        await settled(database.url);
         const { a, b, ratio } = await pairedCpuRatio(page(pair.a), page(pair.b));
         pairs.push({ pair, a, b, cpuRatio: ratio });
         console.log(`    ratio ${ratio.toFixed(2)} (at most ${pair.limit})`);
