@@ -98,13 +98,17 @@ describe('GET /api/events', () => {
     await feed(world, 'viewer', '?per_page=501').expect(422);
   });
 
-  it("When a client's module is off, Then the feed leaves out the event types of that module, and shows them again once it is on", async () => {
+  it("When a client's module is off, Then the feed leaves out the event types of that module for that client only, and shows them again once it is on", async () => {
+    const theirs = await makeArticle(world, world.otherClient.id);
     const modules = () => h.db('company_modules').where({ company_id: world.client.id, module: 'articles' });
     await modules().update({ active: false });
     try {
       const res = await world.as('providerAdmin').get('/api/events?per_page=500').expect(200);
       const mine = (res.body.data as FeedEvent[]).filter((e) => e.company_id === world.client.id);
       expect(mine.map((e) => e.type)).to.deep.equal(['purchase_order.created']);
+      // The provider's other client keeps its articles module: its article events stay in the same page.
+      const others = (res.body.data as FeedEvent[]).filter((e) => e.company_id === world.otherClient.id && e.type === 'article.created');
+      expect(others.map((e) => e.data.id)).to.include(theirs.id);
     } finally {
       await modules().update({ active: true });
     }

@@ -73,6 +73,18 @@ export async function activeModulesOf(tx: Knex, companyId: number): Promise<stri
   return rows.map((r) => r.module);
 }
 
+/** The active modules of each of `companyIds` (a company with none maps to an empty list), in one query. */
+export async function activeModulesOfEach(tx: Knex, companyIds: readonly number[]): Promise<Map<number, string[]>> {
+  const modules = new Map<number, string[]>(companyIds.map((id) => [id, []]));
+  if (companyIds.length === 0) return modules;
+  const rows: Array<{ company_id: number | string; module: string }> = await tx('company_modules')
+    .select('company_id', 'module')
+    .whereIn('company_id', companyIds as number[])
+    .where('active', true);
+  for (const row of rows) modules.get(Number(row.company_id))?.push(row.module);
+  return modules;
+}
+
 export async function listCompanies(tx: Knex): Promise<CompanyListRow[]> {
   const rows: CompanyListRow[] = await tx('companies').select('id', 'name', 'type', 'provider_id', 'vat_code').orderBy('id');
   return rows.map((r) => ({ ...r, id: Number(r.id), provider_id: r.provider_id === null ? null : Number(r.provider_id) }));

@@ -45,6 +45,11 @@ export function activeModulesOf(db: Knex, companyId: number): Promise<string[]> 
   return repository.activeModulesOf(db, companyId);
 }
 
+/** The active modules of each of `companyIds`, in one query. */
+export function activeModulesOfEach(db: Knex, companyIds: readonly number[]): Promise<Map<number, string[]>> {
+  return repository.activeModulesOfEach(db, companyIds);
+}
+
 /** Every company, for the operator CLI. */
 export function listCompanies(db: Knex): Promise<CompanyListRow[]> {
   return repository.listCompanies(db);

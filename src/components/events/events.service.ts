@@ -15,7 +15,7 @@ import { EVENTS_FEED, hasUnstamped, stampAll, STAMP_BATCHES_PER_READ } from '../
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { eventEnvelope, type EventEnvelope, type EventType } from '../../platform/outbox.js';
 import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
-import { activeModulesOf } from '../companies/companies.service.js';
+import { activeModulesOfEach } from '../companies/companies.service.js';
 import * as repository from './events.repository.js';
 import type { Visibility } from './events.repository.js';
 
@@ -36,8 +36,9 @@ async function visibility(ctx: TenantContext, types: readonly EventType[] | unde
   const scope = companyScope(ctx);
   const wanted = types ?? (Object.keys(EVENT_MODULES) as EventType[]);
   const groups = new Map<string, { companyIds: number[]; types: EventType[] }>();
+  const modules = await activeModulesOfEach(ctx.db, scope.clientIds);
   for (const clientId of scope.clientIds) {
-    const on = new Set(await activeModulesOf(ctx.db, clientId));
+    const on = new Set(modules.get(clientId));
     const visible = wanted.filter((type) => on.has(EVENT_MODULES[type]));
     if (visible.length === 0) continue;
     const key = visible.join(',');
