@@ -24,6 +24,7 @@ import { inTransaction } from '../../src/platform/db/transaction.js';
 import { createDb } from '../../src/platform/db/database.js';
 import { pageEnvelope } from '../../src/platform/http/pagination.js';
 import type { TenantContext } from '../../src/platform/tenant-context.js';
+import { JsonText } from '../../src/platform/openapi/json-text.js';
 
 const env = process.env;
 const db = createDb(env.DATABASE_URL ?? 'sqlite:./data/bench.sqlite');
@@ -33,8 +34,9 @@ if (!principal) throw new Error('BENCH_TOKEN is not a valid token');
 const access = await resolveAccess(db, principal, Number(env.BENCH_COMPANY_ID));
 const ctx: TenantContext = { db, scope: access.scope, principal, role: access.role };
 
+/** JSON.stringify of the body; a body the service already wrote as text (JsonText) as it is, as the API writes it. */
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
+  const json = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);
 }

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from '../../helpers/database.js';
 import { migrateLatest } from '../../../db/migrations/index.js';
 import { insertCompany } from '../../../db/seeds/builders.js';
-import { recordEvent } from '../../../src/platform/outbox.js';
+import { eventBody, eventEnvelopeText, recordEvent } from '../../../src/platform/outbox.js';
 import { eventId } from '../../../src/kernel/ids.js';
 import { nowDb } from '../../../src/kernel/time.js';
 import { countEvents, outboxRows } from '../../fixtures/probes.js';
@@ -94,5 +94,15 @@ describe('recordEvent (outbox)', () => {
     const ids = Array.from({ length: 1000 }, () => eventId(now));
     expect(new Set(ids).size).to.equal(1000);
     expect(nowDb(() => now)).to.match(STORED_TIME);
+  });
+
+  it('When an event is written with its stored data spliced in, Then the text is the delivery body of the same event, byte for byte', async () => {
+    const data = { id: 7, article_code: 'ART-1', description: 'Jar "400 g" ș \u2028 \\ end', quantity: 2.5, negative: -0, tiny: 1e-7, nested: { list: [1, null, 'x'], flag: false } };
+    const id = await db.transaction((tx) => recordEvent(tx, { companyId, type: 'article.created', data }));
+    const row = (await db('outbox_events').select('type', 'occurred_at', 'data').where('event_id', id).first()) as { type: string; occurred_at: string; data: string };
+    const event = { id, type: row.type, occurredAt: String(row.occurred_at), companyId };
+    const text = eventEnvelopeText({ ...event, dataText: row.data });
+    expect(text).to.equal(eventBody({ ...event, data: JSON.parse(row.data) }));
+    expect(JSON.parse(text)).to.deep.equal({ id, type: 'article.created', timestamp: JSON.parse(text).timestamp, company_id: companyId, data: { ...data, negative: 0 } });
   });
 });
