@@ -8,6 +8,9 @@ import { harness, isolatedHarness, type Harness, type Isolated } from '../helper
 import { makeArticle } from '../fixtures/articles.js';
 import { createOrder } from '../fixtures/purchase-orders.js';
 import { outboxEvents } from '../fixtures/probes.js';
+import { insertStoredEvent } from '../fixtures/faults.js';
+import { eventId } from '../../src/kernel/ids.js';
+import { unchecked } from '../helpers/api.js';
 
 interface FeedEvent {
   id: string;
@@ -132,10 +135,22 @@ describe('GET /api/events: the bodies webhooks deliver', () => {
     await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 2 }]);
     await createFanOut({ db: h.db, logger: pino({ level: 'silent' }), now: () => nowDb() })();
 
-    const events = (await world.as('viewer').get('/api/events').expect(200)).body.data as FeedEvent[];
+    const res = await world.as('viewer').get('/api/events').expect(200);
+    const events = res.body.data as FeedEvent[];
     expect(events.map((e) => e.type)).to.deep.equal(['article.created', 'purchase_order.created']);
-    const payloads = await h.db('webhook_deliveries').select('event_id', 'payload');
-    const byEvent = new Map(payloads.map((p: { event_id: string; payload: string }) => [p.event_id, JSON.parse(p.payload)]));
+    const payloads: Array<{ event_id: string; payload: string }> = await h.db('webhook_deliveries').select('event_id', 'payload');
+    const byEvent = new Map(payloads.map((p) => [p.event_id, JSON.parse(p.payload)]));
     for (const event of events) expect(event, event.type).to.deep.equal(byEvent.get(event.id));
+    // The same bytes, not only the same values: the page carries each signed body as it was sent.
+    for (const { event_id, payload } of payloads) expect(res.text, event_id).to.include(payload);
+  });
+
+  it('When an event\'s stored data was cut short (written as no service writes it), Then the feed answers 500, never a 200 that is not JSON', async () => {
+    const world = await createWorld(h.app, h.db);
+    const broken = eventId();
+    await insertStoredEvent(h.db, { event_id: broken, company_id: world.client.id, type: 'article.created', data: '{"id": 1, "article_code": "ART', occurred_at: nowDb() });
+    // A 500 is outside the document (every one is a defect), so this request is not contract-checked.
+    const res = await unchecked(h.app, { token: world.users.viewer.token, company: world.client.id }).get('/api/events').expect(500).expect('Content-Type', /^application\/json/);
+    expect(res.body.message).to.be.a('string');
   });
 });

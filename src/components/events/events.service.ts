@@ -50,8 +50,13 @@ async function visibility(ctx: TenantContext, types: readonly EventType[] | unde
   return [...groups.values()];
 }
 
-/** An event as the feed lists it: the body its webhook delivery carries. */
+/**
+ * An event as the feed lists it: the body its webhook delivery carries. Its data is an object as
+ * recordEvent stored it; stored text that is not one at its ends (cut short, written by hand) fails
+ * the page (500, logged with the event) rather than go out as a 200 that is not JSON.
+ */
 function eventText(row: repository.FeedEventRow): string {
+  if (!(row.data.startsWith('{') && row.data.endsWith('}'))) throw new Error(`The stored data of event ${row.event_id} is not a JSON object.`);
   return eventEnvelopeText({ id: row.event_id, type: row.type, occurredAt: row.occurred_at, companyId: Number(row.company_id), dataText: row.data });
 }
 
