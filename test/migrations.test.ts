@@ -6,6 +6,7 @@ import { migrateLatest, migrateTo, migrationSource, rollbackAll } from '../db/mi
 import * as build from '../db/seeds/builders.js';
 import { serviceRunEnd } from '../db/migrations/008_article_id_sequence.js';
 import { insertReturningId } from '../src/platform/db/database.js';
+import { testEnv } from './helpers/test-env.js';
 
 const TABLES = [
   'companies', 'users', 'company_users', 'company_modules', 'personal_access_tokens', 'partners', 'warehouses', 'units', 'heartbeats',
@@ -53,6 +54,19 @@ describe('Migrations', () => {
     await scratch.db('heartbeats').insert({ name: 'micro', last_ping_at: '2026-11-21 10:00:00.123456' });
     const row = await scratch.db('heartbeats').where('name', 'micro').first();
     expect(row.last_ping_at).to.equal('2026-11-21 10:00:00.123456');
+  });
+
+  it("When the webhook worker looks for the events waiting for their fan-out, Then the database can use the index of both columns before the id (015), not the one on fan_out_failed_at that every event matches", async () => {
+    await migrateLatest(scratch.db);
+    const waiting = scratch.db('outbox_events').select('id', 'event_id', 'company_id', 'type', 'occurred_at').whereNull('dispatched_at').whereNull('fan_out_failed_at').orderBy('id').limit(100).toSQL().toNative();
+    const index = 'outbox_events_dispatched_at_fan_out_failed_at_id_index';
+    if (testEnv.engine === 'sqlite') {
+      const plan = (await scratch.db.raw(`EXPLAIN QUERY PLAN ${waiting.sql}`, waiting.bindings as never[])) as Array<{ detail: string }>;
+      expect(plan.map((step) => step.detail).join('; ')).to.include(`USING INDEX ${index} (dispatched_at=? AND fan_out_failed_at=?)`);
+    } else {
+      const [plan] = (await scratch.db.raw(`EXPLAIN ${waiting.sql}`, waiting.bindings as never[])) as [Array<{ possible_keys: string | null }>];
+      expect(plan[0]!.possible_keys?.split(',')).to.include(index);
+    }
   });
 
   describe('008: article ids from a sequence of their own', () => {

@@ -17,6 +17,7 @@ import * as m011 from './011_events_feed.js';
 import * as m012 from './012_shipments.js';
 import * as m013 from './013_inventory.js';
 import * as m014 from './014_lots.js';
+import * as m015 from './015_outbox_waiting_index.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -33,6 +34,7 @@ const migrations: Record<string, Knex.Migration> = {
   '012_shipments': m012,
   '013_inventory': m013,
   '014_lots': m014,
+  '015_outbox_waiting_index': m015,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
