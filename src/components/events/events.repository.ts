@@ -39,18 +39,23 @@ export async function eventsAfter(tx: Knex, options: { afterSeq: number; groups:
 }
 
 /**
- * Deletes up to `batch` events that occurred before `cutoff` and whose fan-out is over (fanned out,
- * or set aside as poison); answers how many. Deliveries keep their own copy of the body.
+ * The ids of up to `batch` events that occurred before `cutoff` and whose fan-out is over (fanned
+ * out, or set aside as poison), oldest first. In occurred_at order, so the database reads the
+ * occurred_at index from its start up to the cutoff; in id order SQLite read the whole outbox every
+ * run when nothing was old enough (61 ms with 106,000 events, on the event loop).
  */
+export function endedEventsBefore(db: Knex, cutoff: string, batch: number): Knex.QueryBuilder {
+  return db('outbox_events')
+    .select('id')
+    .where('occurred_at', '<', cutoff)
+    .where((q) => q.whereNotNull('dispatched_at').orWhereNotNull('fan_out_failed_at'))
+    .orderBy('occurred_at')
+    .limit(batch);
+}
+
+/** Deletes up to `batch` events of endedEventsBefore; answers how many. Deliveries keep their own copy of the body. */
 export async function deleteEventsBefore(db: Knex, cutoff: string, batch: number): Promise<number> {
-  const ids = (
-    await db('outbox_events')
-      .select('id')
-      .where('occurred_at', '<', cutoff)
-      .where((q) => q.whereNotNull('dispatched_at').orWhereNotNull('fan_out_failed_at'))
-      .orderBy('id')
-      .limit(batch)
-  ).map((r: { id: number }) => r.id);
+  const ids = (await endedEventsBefore(db, cutoff, batch)).map((r: { id: number }) => r.id);
   if (ids.length === 0) return 0;
   return db('outbox_events').whereIn('id', ids).delete();
 }

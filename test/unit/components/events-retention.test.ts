@@ -7,6 +7,8 @@ import { createWorld } from '../../helpers/factories.js';
 import { isolatedHarness, type Isolated } from '../../helpers/harness.js';
 import { setEventTimes } from '../../fixtures/faults.js';
 import { outboxRows } from '../../fixtures/probes.js';
+import { endedEventsBefore } from '../../../src/components/events/events.repository.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 const DAY_MS = 86_400_000;
 
@@ -41,5 +43,17 @@ describe('Events retention (the prune-events job)', () => {
     expect(left).to.not.include(oldPoison);
     const res = await world.as('viewer').get('/api/events').expect(200);
     expect(res.body.data.map((e: { id: string }) => e.id)).to.have.members([oldWaiting, edge, fresh]);
+  });
+
+  it('When the job looks for old events, Then the database can read them through the occurred_at index, not the whole outbox', async () => {
+    const query = endedEventsBefore(h.db, nowDb(() => Date.now() - 30 * DAY_MS), 1000).toSQL().toNative();
+    const index = 'outbox_events_occurred_at_index';
+    if (testEnv.engine === 'sqlite') {
+      const plan = (await h.db.raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.bindings as never[])) as Array<{ detail: string }>;
+      expect(plan.map((step) => step.detail).join('; ')).to.include(`USING INDEX ${index} (occurred_at<?)`);
+    } else {
+      const [plan] = (await h.db.raw(`EXPLAIN ${query.sql}`, query.bindings as never[])) as [Array<{ possible_keys: string | null }>];
+      expect(plan[0]!.possible_keys?.split(',')).to.include(index);
+    }
   });
 });
