@@ -30,17 +30,10 @@ export async function recordEvent(tx: Knex.Transaction, event: DomainEvent): Pro
   return id;
 }
 
-export type EventEnvelope = Schema<'WebhookEvent'>;
-
-/** An event as webhooks deliver it and GET /api/events lists it. */
-export function eventEnvelope(event: { id: string; type: string; occurredAt: string | Date; companyId: number; data: unknown }): EventEnvelope {
-  return { id: event.id, type: event.type, timestamp: toApiTime(event.occurredAt), company_id: event.companyId, data: event.data } as EventEnvelope;
-}
-
 /**
- * An event's envelope as JSON text, its stored data text spliced in as it is: the same text as
- * JSON.stringify(eventEnvelope(...)) with that data parsed (recordEvent stored it with
- * JSON.stringify), without parsing a page of events only to serialize them again.
+ * An event as webhooks deliver it and GET /api/events lists it (the document's WebhookEvent), as
+ * JSON text with its data text spliced in as it is: the feed passes the data as recordEvent stored
+ * it (JSON.stringify's), without parsing a page of events only to serialize them again.
  */
 export function eventEnvelopeText(event: { id: string; type: string; occurredAt: string | Date; companyId: number; dataText: string }): string {
   return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"timestamp":"${toApiTime(event.occurredAt)}","company_id":${event.companyId},"data":${event.dataText}}`;
@@ -48,5 +41,5 @@ export function eventEnvelopeText(event: { id: string; type: string; occurredAt:
 
 /** The body of a delivery, exactly as it is sent and signed. */
 export function eventBody(event: { id: string; type: string; occurredAt: string; companyId: number; data: unknown }): string {
-  return JSON.stringify(eventEnvelope(event));
+  return eventEnvelopeText({ ...event, dataText: JSON.stringify(event.data) });
 }

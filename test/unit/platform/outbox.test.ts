@@ -6,7 +6,7 @@ import { migrateLatest } from '../../../db/migrations/index.js';
 import { insertCompany } from '../../../db/seeds/builders.js';
 import { eventBody, eventEnvelopeText, recordEvent } from '../../../src/platform/outbox.js';
 import { eventId } from '../../../src/kernel/ids.js';
-import { nowDb } from '../../../src/kernel/time.js';
+import { nowDb, toApiTime } from '../../../src/kernel/time.js';
 import { countEvents, outboxRows } from '../../fixtures/probes.js';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -102,7 +102,10 @@ describe('recordEvent (outbox)', () => {
     const row = (await db('outbox_events').select('type', 'occurred_at', 'data').where('event_id', id).first()) as { type: string; occurred_at: string; data: string };
     const event = { id, type: row.type, occurredAt: String(row.occurred_at), companyId };
     const text = eventEnvelopeText({ ...event, dataText: row.data });
-    expect(text).to.equal(eventBody({ ...event, data: JSON.parse(row.data) }));
+    // The documented envelope (WebhookEvent) serialized whole, in its order: what the feed and a delivery carry.
+    const serialized = JSON.stringify({ id, type: row.type, timestamp: toApiTime(row.occurred_at), company_id: companyId, data: JSON.parse(row.data) });
+    expect(text).to.equal(serialized);
+    expect(eventBody({ ...event, data: JSON.parse(row.data) })).to.equal(serialized);
     expect(JSON.parse(text)).to.deep.equal({ id, type: 'article.created', timestamp: JSON.parse(text).timestamp, company_id: companyId, data: { ...data, negative: 0 } });
   });
 });
