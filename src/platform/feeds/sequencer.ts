@@ -46,6 +46,20 @@ export const FEEDS: readonly FeedSpec[] = [EVENTS_FEED, STOCK_MOVEMENTS_FEED];
 
 const BATCH = 500;
 
+/**
+ * The ids of a batch (ascending) as runs of consecutive ids, each with the index of its first id
+ * in the batch: every id between a run's ends is in the batch, so `BETWEEN` names exactly its rows.
+ */
+export function runsOf(ids: readonly number[]): Array<{ from: number; to: number; offset: number }> {
+  const runs: Array<{ from: number; to: number; offset: number }> = [];
+  ids.forEach((id, index) => {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && id === last.to + 1) last.to = id;
+    else runs.push({ from: id, to: id, offset: index });
+  });
+  return runs;
+}
+
 /** Whether a committed row waits for its place (an index probe). */
 export async function hasUnstamped(db: Knex, spec: FeedSpec): Promise<boolean> {
   return (await db(spec.table).select(spec.idColumn).whereNull(spec.seqColumn).first()) !== undefined;
@@ -62,13 +76,17 @@ export async function stampFeed(db: Knex, spec: FeedSpec, batchSize = BATCH): Pr
     const rows: Array<Record<string, number | string | Date>> = await tx(spec.table).select(columns).whereNull(spec.seqColumn).orderBy(spec.idColumn).limit(batchSize);
     if (rows.length === 0) return 0;
     const first = Number(counter.last_seq) + 1;
-    const ids = rows.map((r) => r[spec.idColumn] as number);
-    const cases = ids.map(() => 'WHEN ? THEN ?').join(' ');
-    const bindings = ids.flatMap((id, i) => [id, first + i]);
+    const ids = rows.map((r) => Number(r[spec.idColumn]));
+    const runs = runsOf(ids);
+    // Each run's places are its ids shifted by one number: one branch a run (a bulk's events are one run).
+    const cases = runs.map(() => 'WHEN ?? BETWEEN ? AND ? THEN ?? + ?').join(' ');
+    const bindings = runs.flatMap((run) => [spec.idColumn, run.from, run.to, spec.idColumn, first + run.offset - run.from]);
     const horizon = spec.horizon ? { [spec.horizon.column]: await horizonAfter(tx, spec, Number(counter.last_seq), rows) } : {};
     await tx(spec.table)
-      .whereIn(spec.idColumn, ids)
-      .update({ [spec.seqColumn]: tx.raw(`CASE ?? ${cases} END`, [spec.idColumn, ...bindings]), ...horizon });
+      .where((rowsOfBatch) => {
+        for (const run of runs) rowsOfBatch.orWhereBetween(spec.idColumn, [run.from, run.to]);
+      })
+      .update({ [spec.seqColumn]: tx.raw(`CASE ${cases} END`, bindings), ...horizon });
     await tx('feed_sequences').where('name', spec.name).update({ last_seq: first + ids.length - 1 });
     return ids.length;
   });

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
-import { EVENTS_FEED, hasUnstamped, stampAll, stampFeed, startFeedStamper, STOCK_MOVEMENTS_FEED } from '../../../src/platform/feeds/sequencer.js';
+import { EVENTS_FEED, hasUnstamped, runsOf, stampAll, stampFeed, startFeedStamper, STOCK_MOVEMENTS_FEED } from '../../../src/platform/feeds/sequencer.js';
 import { recordEvent } from '../../../src/platform/outbox.js';
 import { createWorld } from '../../helpers/factories.js';
 import { feedPlaces, placesHeld } from '../../fixtures/probes.js';
@@ -28,6 +28,31 @@ describe('Feed sequencer', () => {
     expect(await feedPlaces(h.db, ids)).to.deep.equal(ids.map((event_id, i) => ({ event_id, feed_seq: i + 1 })));
     expect(Number((await h.db('feed_sequences').where('name', 'events').first()).last_seq)).to.equal(7);
     expect(await stampFeed(h.db, EVENTS_FEED)).to.equal(0);
+  });
+
+  it('When a batch\'s ids are split into runs, Then consecutive ids make one run and each gap starts one at its index in the batch', () => {
+    expect(runsOf([5, 6, 7])).to.deep.equal([{ from: 5, to: 7, offset: 0 }]);
+    expect(runsOf([1, 2, 4, 5, 6, 9])).to.deep.equal([
+      { from: 1, to: 2, offset: 0 },
+      { from: 4, to: 6, offset: 2 },
+      { from: 9, to: 9, offset: 5 },
+    ]);
+    expect(runsOf([])).to.deep.equal([]);
+  });
+
+  it('When the rows waiting are not consecutive ids (gaps, a row among them placed already), Then each gets the next place in id order and the placed row keeps its own', async () => {
+    const world = await createWorld(h.app, h.db);
+    await stampAll(h.db, EVENTS_FEED);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await h.db.transaction((tx) => recordEvent(tx, { companyId: world.client.id, type: 'article.updated', data: { i } })));
+    const rows: Array<{ id: number }> = await h.db('outbox_events').whereIn('event_id', ids).orderBy('id').select('id');
+    await h.db('outbox_events').whereIn('id', [rows[2]!.id, rows[7]!.id]).delete();
+    const last = Number((await h.db('feed_sequences').where('name', 'events').first()).last_seq);
+    await h.db('outbox_events').where('id', rows[5]!.id).update({ feed_seq: last + 1000 });
+    expect(await stampAll(h.db, EVENTS_FEED)).to.equal(7);
+    const waiting = [0, 1, 3, 4, 6, 8, 9].map((i) => ids[i]!);
+    expect(await feedPlaces(h.db, waiting)).to.deep.equal(waiting.map((event_id, i) => ({ event_id, feed_seq: last + 1 + i })));
+    expect(await feedPlaces(h.db, [ids[5]!])).to.deep.equal([{ event_id: ids[5], feed_seq: last + 1000 }]);
   });
 
   it('When several stampers run at once over new rows, Then every row gets one place and the places follow on without gaps', async () => {
