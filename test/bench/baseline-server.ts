@@ -60,7 +60,8 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const page = { page: int(q.get('page')) ?? 1, perPage: int(q.get('per_page')) ?? 25 };
   const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
   if (token !== env.BENCH_TOKEN) {
-    // The API's rejection of a token: the same lookup, then 401.
+    // A bare server's rejection of a token: the lookup, then 401 (the API remembers a rejected token
+    // for AUTH_CACHE_TTL_SECONDS and refuses it again without the lookup).
     if (await verifyBearerToken(db, token)) throw new Error('a rejected token was accepted');
     return send(res, 401, { message: 'Unauthenticated.' });
   }

@@ -1,8 +1,14 @@
 /**
  * Reuse of verified tokens and resolved company access for AUTH_CACHE_TTL_SECONDS, so a request
  * does not look up its token, memberships, company and modules every time (5 queries). Bounded
- * (least recently used entries go first) and keyed by the token's hash, never the token. Only
- * successes are kept: a rejected token or a refused company is looked up again every time.
+ * (least recently used entries go first) and keyed by the token's hash, never the token.
+ *
+ * A rejected token is remembered as rejected for the TTL too (in a bound of its own, so a flood of
+ * invented tokens cannot push out the working ones): a client that goes on sending a revoked or
+ * mistyped token, or a flood of one, is refused without a query. A rejection never turns into an
+ * acceptance: tokens are 256 random bits minted at login (nobody sends one before it exists, and
+ * on Galera every read waits for the writes committed before it), and a revocation is final. A
+ * refused company is looked up again every time (a membership may be granted a moment later).
  *
  * What makes an entry stale is an AuthChange (a token revoked, a user's tokens or memberships
  * changed, a company's modules or clients changed). `announce` forgets it here and tells the other
@@ -16,7 +22,8 @@ import { LRUCache } from 'lru-cache';
 import type { Access, AccessResolver, AuthCache, AuthChange, BearerVerifier, Principal } from '../../kernel/identity.js';
 import { hashToken } from './tokens.js';
 
-const MAX_ENTRIES = 10_000;
+/** The bound on each of the cache's maps (verified tokens, accesses, rejected tokens). */
+export const MAX_ENTRIES = 10_000;
 /** The longest an entry is trusted while changes made on other instances cannot reach this one. */
 export const UNFOLLOWED_TRUST_MS = 1000;
 /** After a change, lookups are not kept for this long (a database replica may still answer the old rows). */
@@ -62,6 +69,7 @@ export function createAuthCache(options: AuthCacheOptions): AuthCache {
   const ttl = ttlSeconds * 1000;
   const principals = new LRUCache<string, Entry<Principal>>({ max: MAX_ENTRIES, ttl });
   const accesses = new LRUCache<string, Entry<Access>>({ max: MAX_ENTRIES, ttl });
+  const rejected = new LRUCache<string, true>({ max: MAX_ENTRIES, ttl });
   let following = true;
   let generation = 0;
   let changedAt = -Infinity;
@@ -88,9 +96,11 @@ export function createAuthCache(options: AuthCacheOptions): AuthCache {
       const key = hashToken(token);
       const cached = trusted(principals.get(key));
       if (cached) return cached;
+      if (rejected.has(key)) return undefined;
       const started = generation;
       const principal = await verify(db, token);
-      if (principal && keepable(started)) principals.set(key, { value: principal, at: Date.now(), principal });
+      if (!principal) rejected.set(key, true);
+      else if (keepable(started)) principals.set(key, { value: principal, at: Date.now(), principal });
       return principal;
     },
     resolveAccess: async (db, principal, companyId) => {

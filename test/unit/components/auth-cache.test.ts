@@ -1,11 +1,11 @@
 /**
  * The auth cache on its own (auth.cache.ts), with counting lookups instead of a database: what a
  * change forgets, what it leaves, how long an entry is trusted while changes made elsewhere cannot
- * reach it, and that a lookup racing a change is not kept.
+ * reach it, that a lookup racing a change is not kept, and that rejections are remembered apart.
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createAuthCache, SETTLE_MS, UNFOLLOWED_TRUST_MS } from '../../../src/components/auth/auth.cache.js';
+import { createAuthCache, MAX_ENTRIES, SETTLE_MS, UNFOLLOWED_TRUST_MS } from '../../../src/components/auth/auth.cache.js';
 import { decodeAuthChange, encodeAuthChange } from '../../../src/components/auth/auth-change.js';
 import type { Access, AuthCache, Principal } from '../../../src/kernel/identity.js';
 
@@ -120,6 +120,37 @@ describe('Auth cache', () => {
     cache.setFollowing(true);
     await use('1-11');
     expect(lookups.verify).to.equal(2);
+  });
+
+  it('When a token is rejected, Then it is refused again without a lookup until the TTL ends', async () => {
+    let lookups = 0;
+    const cache = createAuthCache({ ttlSeconds: 1, verify: async () => void lookups++, resolve: async () => accessTo(1) });
+    expect(await cache.verifyBearer(db, 'invented')).to.equal(undefined);
+    expect(await cache.verifyBearer(db, 'invented')).to.equal(undefined);
+    expect(lookups).to.equal(1);
+    await sleep(1050);
+    expect(await cache.verifyBearer(db, 'invented')).to.equal(undefined);
+    expect(lookups).to.equal(2);
+  });
+
+  it(`When ${MAX_ENTRIES + 1} invented tokens are rejected, Then a working token stays cached (rejections have a bound of their own)`, async () => {
+    const lookups = new Map<string, number>();
+    const cache = createAuthCache({
+      ttlSeconds: 10,
+      verify: async (_db, token) => {
+        lookups.set(token, (lookups.get(token) ?? 0) + 1);
+        return token.startsWith('x') ? undefined : principalOf(token);
+      },
+      resolve: async () => accessTo(1),
+    });
+    await cache.verifyBearer(db, '1-11');
+    for (let i = 0; i <= MAX_ENTRIES; i++) await cache.verifyBearer(db, `x${i}`);
+    expect(await cache.verifyBearer(db, '1-11')).to.deep.equal(principalOf('1-11'));
+    expect(lookups.get('1-11')).to.equal(1);
+    // The oldest rejection made room for the newest: it is looked up again, the newest is not.
+    await cache.verifyBearer(db, 'x0');
+    await cache.verifyBearer(db, `x${MAX_ENTRIES}`);
+    expect([lookups.get('x0'), lookups.get(`x${MAX_ENTRIES}`)]).to.deep.equal([2, 1]);
   });
 
   it('When announce is called, Then it forgets here and publishes the change', async () => {
