@@ -44,8 +44,9 @@ const SERVER_ENV = {
   RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
   RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '10000000',
   RATE_LIMIT_DATA_PER_MINUTE: '10000000',
-  // The rejected-token scenario measures a 401 (a credential looked up and refused), not the 429 the
-  // failed-authentication ceiling answers once an address is over it (cheaper still).
+  // The rejected-token scenario measures a 401 (a credential refused: looked up once, then known as
+  // rejected by the auth cache), not the 429 the failed-authentication ceiling answers once an
+  // address is over it.
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '10000000',
   APP_URL: 'http://localhost',
 };
