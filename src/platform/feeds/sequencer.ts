@@ -46,12 +46,19 @@ export const FEEDS: readonly FeedSpec[] = [EVENTS_FEED, STOCK_MOVEMENTS_FEED];
 
 const BATCH = 500;
 
+/** Consecutive ids `from`..`to` of a batch; `offset` is the index of `from` in the batch. */
+export interface IdRun {
+  from: number;
+  to: number;
+  offset: number;
+}
+
 /**
- * The ids of a batch (ascending) as runs of consecutive ids, each with the index of its first id
- * in the batch: every id between a run's ends is in the batch, so `BETWEEN` names exactly its rows.
+ * The ids of a batch (ascending) as runs of consecutive ids: every id between a run's ends is in
+ * the batch, so `BETWEEN` names exactly its rows.
  */
-export function runsOf(ids: readonly number[]): Array<{ from: number; to: number; offset: number }> {
-  const runs: Array<{ from: number; to: number; offset: number }> = [];
+export function runsOf(ids: readonly number[]): IdRun[] {
+  const runs: IdRun[] = [];
   ids.forEach((id, index) => {
     const last = runs[runs.length - 1];
     if (last !== undefined && id === last.to + 1) last.to = id;
