@@ -8,7 +8,7 @@ import { getOperationAST, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Metrics } from '../platform/metrics.js';
-import type { GraphQLContext } from './context.js';
+import type { GraphQLContext } from '../platform/graphql/context.js';
 
 /** Distinct operation names counted under their own label; later ones count as `other`. */
 export const MAX_OPERATION_NAMES = 50;

@@ -1,5 +1,5 @@
 /** The GraphQL schema: each component's types and queries, registered on the builder by import. */
-import { builder } from './builder.js';
+import { builder } from '../platform/graphql/builder.js';
 import '../components/articles/articles.graphql.js';
 import '../components/reference/reference.graphql.js';
 import '../components/stock/stock.graphql.js';

@@ -3,7 +3,7 @@
  * operations, after the request path has authenticated the caller and resolved its company, so
  * GraphQL has exactly REST's auth, tenancy and rate limits. Query depth, aliases, tokens and
  * directives are limited (graphql-armor), and so is what a query costs with its lists' sizes
- * (cost.ts), so one query cannot cost more than a few pages of REST.
+ * (platform/graphql/cost.ts), so one query cannot cost more than a few pages of REST.
  */
 import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { LRUCache } from 'lru-cache';
@@ -18,9 +18,9 @@ import type { Logger } from 'pino';
 import { AppError, InputError } from '../platform/errors.js';
 import { databaseFaultOf, graphqlCodeOf, httpStatusOf, retryAfterOf } from '../platform/error-status.js';
 import type { TenantContext } from '../platform/tenant-context.js';
-import type { GraphQLContext } from './context.js';
+import type { GraphQLContext } from '../platform/graphql/context.js';
 import { schema } from './schema.js';
-import { MAX_QUERY_COST, useQueryCostLimit } from './cost.js';
+import { MAX_QUERY_COST, useQueryCostLimit } from '../platform/graphql/cost.js';
 import { useErrorLog, useOperationMetrics } from './observability.js';
 import type { Metrics } from '../platform/metrics.js';
 

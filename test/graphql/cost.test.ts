@@ -1,5 +1,5 @@
 /**
- * What a GraphQL query may cost (src/graphql/cost.ts): lists multiply by their limit (the default
+ * What a GraphQL query may cost (src/platform/graphql/cost.ts): lists multiply by their limit (the default
  * page when absent) and by the lines of a document, so no query reads more than a few REST pages;
  * a query over the limit is refused before it runs, with its cost and the limit in the message.
  */
@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { Test } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, type World } from '../helpers/factories.js';
-import { MAX_QUERY_COST } from '../../src/graphql/cost.js';
+import { MAX_QUERY_COST } from '../../src/platform/graphql/cost.js';
 import { buc, createSalesOrder } from '../fixtures/sales-orders.js';
 
 const ARTICLE = 'id client_3pl_id article_code name description um3pl integer_only_um3pl_quantity barcode active created_at updated_at';

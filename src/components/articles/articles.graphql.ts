@@ -1,6 +1,6 @@
 /** The Article type and the article queries of the GraphQL schema. */
-import { builder } from '../../graphql/builder.js';
-import { pageLimit, requireModule } from '../../graphql/context.js';
+import { builder } from '../../platform/graphql/builder.js';
+import { pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Article } from './articles.repository.js';
 import * as articles from './articles.service.js';
 

@@ -1,6 +1,6 @@
 /** The Partner and Warehouse types and their queries in the GraphQL schema. */
-import { builder } from '../../graphql/builder.js';
-import { pageLimit } from '../../graphql/context.js';
+import { builder } from '../../platform/graphql/builder.js';
+import { pageLimit } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import * as reference from './reference.service.js';
 

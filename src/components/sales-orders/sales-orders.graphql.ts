@@ -1,6 +1,6 @@
 /** The SalesOrder type and its queries in the GraphQL schema. */
-import { builder } from '../../graphql/builder.js';
-import { pageLimit, requireModule } from '../../graphql/context.js';
+import { builder } from '../../platform/graphql/builder.js';
+import { pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
 import { TRANSITIONS, type SalesOrderStatus } from './sales-orders.rules.js';

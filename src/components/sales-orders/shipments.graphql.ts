@@ -1,6 +1,6 @@
 /** The Shipment types and their queries in the GraphQL schema. */
-import { builder } from '../../graphql/builder.js';
-import { pageLimit, requireModule } from '../../graphql/context.js';
+import { builder } from '../../platform/graphql/builder.js';
+import { pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findShipment, shipmentsAfter } from './shipments.service.js';
 

@@ -1,6 +1,6 @@
 /** The StockLevel and StockMovement types and the stock and stock_movements queries of the GraphQL schema. */
-import { builder } from '../../graphql/builder.js';
-import { pageLimit, requireModule } from '../../graphql/context.js';
+import { builder } from '../../platform/graphql/builder.js';
+import { pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { StockLevel } from './stock.repository.js';
 import { listMovements, type StockMovement } from './ledger.service.js';
 import { stockAfter } from './stock.service.js';

@@ -1,7 +1,7 @@
 /** What every resolver sees: the tenant context of the request and the modules active for it. */
 import { GraphQLError } from 'graphql';
-import type { ModuleSlug } from '../kernel/access.js';
-import type { TenantContext } from '../platform/tenant-context.js';
+import type { ModuleSlug } from '../../kernel/access.js';
+import type { TenantContext } from '../tenant-context.js';
 
 export interface GraphQLContext {
   readonly tenant: TenantContext;

@@ -1,7 +1,9 @@
 /**
  * The Pothos schema builder. It defines no types: each component adds its own
  * (components/*\/*.graphql.ts). Every field gets its cost (cost.ts), which the cost limit counts
- * before a query runs (yoga.ts); a field may set its own with `complexity`.
+ * before a query runs (src/graphql/yoga.ts); a field may set its own with `complexity`.
+ * Here, beneath the components that use it (with context.ts and cost.ts), as the REST side's handler
+ * types are: src/graphql/ is the server above them, whose schema.ts imports every component's fields.
  */
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
