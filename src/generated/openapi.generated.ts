@@ -1780,8 +1780,8 @@ export interface components {
         LotInput: string;
         /**
          * Format: date
-         * @description The expiry date of the goods (`YYYY-MM-DD`). Required on a line of an article with
-         *     `expiry_tracked`; a 422 for an article without.
+         * @description The expiry date of the goods (`YYYY-MM-DD`, a day that exists: `2027-02-31` is a 422). Required
+         *     on a line of an article with `expiry_tracked`; a 422 for an article without.
          * @example 2027-03-31
          */
         ExpiryDateInput: string;

@@ -129,13 +129,15 @@ describe('POST /api/sales-orders (lots, FEFO)', () => {
     ]);
   });
 
-  it('When stock is filtered by lot and expires_before, Then only those rows answer', async () => {
+  it('When stock is filtered by lot and expires_before, Then only those rows answer; a day that does not exist is a 422', async () => {
     const a = await trackedArticle(world);
     await receiveLots(world, a, [{ quantity: 1, lot: 'F1', expiry_date: soon }, { quantity: 2, lot: 'F2', expiry_date: later }]);
     const byLot = await world.as('viewer').get(`/api/stock?article_id=${a.id}&lot=F2`).expect(200);
     expect(byLot.body.data.map((r: StockLevel) => [r.lot, r.quantity])).to.deep.equal([['F2', 2]]);
     const expiring = await world.as('viewer').get(`/api/stock?article_id=${a.id}&expires_before=${dayFromToday(60)}`).expect(200);
     expect(expiring.body.data.map((r: StockLevel) => r.lot)).to.deep.equal(['F1']);
+    const impossible = await world.as('viewer').get(`/api/stock?article_id=${a.id}&expires_before=2027-02-31`).expect(422);
+    expect(impossible.body.errors).to.deep.equal({ expires_before: ['The expires_before field must be a date (YYYY-MM-DD) that exists, such as 2027-03-31.'] });
   });
 
   it('When an article with stock or open lines turns lot tracking on or off, Then 422 on the flag; without either it may', async () => {

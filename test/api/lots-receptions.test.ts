@@ -75,6 +75,22 @@ describe('POST /api/receptions', () => {
     });
   });
 
+  it('When a line names an expiry date that does not exist or a lot holding a control character (C0 or C1), Then 422 on each, and nothing is written', async () => {
+    const tracked = await trackedArticle(world);
+    const order = await orderOf([[tracked, 10], [tracked, 10], [tracked, 10]]);
+    const line = (i: number, lot: string, expiry_date: string): Selected => ({ po_item_id: order.items[i]!.id, quantity_um3pl: 1, lot, expiry_date });
+    const noSuchDay = 'The selected_items.N.expiry_date field must be a date (YYYY-MM-DD) that exists, such as 2027-03-31.';
+    await refused(order, [line(0, 'D1', '2027-02-31'), line(1, 'D2', '2026-13-01'), line(2, 'D3', '2026-00-00')], {
+      'selected_items.0.expiry_date': [noSuchDay.replace('N', '0')],
+      'selected_items.1.expiry_date': [noSuchDay.replace('N', '1')],
+      'selected_items.2.expiry_date': [noSuchDay.replace('N', '2')],
+    });
+    await refused(order, [line(0, 'C1\u0085X', dayFromToday(30)), line(1, 'C0\u0007X', dayFromToday(30)), line(2, 'OK', '2028-02-29')], {
+      'selected_items.0.lot': ['The lot must not begin or end with spaces, nor hold control characters.'],
+      'selected_items.1.lot': ['The lot must not begin or end with spaces, nor hold control characters.'],
+    });
+  });
+
   it('When one article is received in two lots, Then 201 keeps each line\'s lot, GET /api/stock shows a row per lot and the ledger carries them', async () => {
     const tracked = await trackedArticle(world);
     const [soon, later] = [dayFromToday(20), dayFromToday(90)];

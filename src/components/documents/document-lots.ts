@@ -31,8 +31,8 @@ export const lotMessages = {
   expiryRefused: (code: string) => `Article ${code} does not track expiry dates: leave the expiry_date out.`,
 };
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Unicode's control characters (Cc): C0, DEL and C1 (U+0080 to U+009F). */
+const CONTROL = /\p{Cc}/u;
 
 /** Whether the article keeps its stock per lot or expiry date (and so is allocated earliest expiry first). */
 export function tracksLots(article: Pick<LotArticle, 'lot_tracked' | 'expiry_tracked'>): boolean {

@@ -7,6 +7,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { InputError } from '../errors.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import type { RequestWithOpenApi } from './request-context.js';
@@ -72,6 +73,14 @@ function forRequestValidation(document: OpenApiDocument): OpenApiDocument {
   return copy;
 }
 
+/**
+ * Dates and times are checked as dates that exist: the validator's default ("fast") formats only
+ * match their shape, so 2027-02-31 or 2026-13-01 passed as a `format: date` and was stored (and
+ * compared as text by the expiry rules). ajv-formats' full checks for those two; the others keep
+ * the validator's defaults.
+ */
+const CALENDAR_FORMATS = { date: fullFormats.date, 'date-time': fullFormats['date-time'] };
+
 export function requestValidation(document: OpenApiDocument): RequestHandler {
   const middlewares = OpenApiValidator.middleware({
     apiSpec: forRequestValidation(document) as never,
@@ -79,6 +88,7 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
     validateResponses: false,
     validateSecurity: false,
     validateFormats: true,
+    formats: CALENDAR_FORMATS,
     ignoreUndocumented: true,
   }) as RequestHandler[];
   const validate = middlewares.find((mw) => mw.name === 'requestMiddleware');
