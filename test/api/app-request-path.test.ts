@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer, type RequestListener } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express from 'express';
 import knex from 'knex';
@@ -12,6 +15,26 @@ import { errorHandler } from '../../src/platform/http/error-handler.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const INVALID = 'The given data was invalid.';
+
+/**
+ * A POST with `headers` and no body at all, as `curl -X POST` sends it: no Content-Length and no
+ * chunks (supertest and fetch send Content-Length: 0), read back as status and JSON body.
+ */
+async function noBody(app: RequestListener, path: string, headers: Readonly<Record<string, string>>): Promise<{ status: number; body: { errors: Record<string, string[]> } }> {
+  const server = createServer(app).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(`POST ${path} HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n${lines.join('')}\r\n`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { errors: Record<string, string[]> } };
+  } finally {
+    server.close();
+  }
+}
 
 /** A logger whose lines the test can read. */
 function capturingLogger(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
@@ -62,11 +85,40 @@ describe('Request path', () => {
   describe('Request bodies', () => {
     const login = (type = 'application/json'): Test => api(h.app).post('/api/auth/token').set('Content-Type', type);
 
-    for (const [what, body] of [['malformed', '{"email":'], ['not an object or array (strict)', '"just a string"']]) {
-      it(`When the JSON is ${what}, Then it answers 400 with the contract body`, async () => {
-        await login().send(body).expect(400, { message: 'The request body is not valid JSON.' });
+    it('When the JSON is malformed, Then it answers 400 with the contract body', async () => {
+      await login().send('{"email":').expect(400, { message: 'The request body is not valid JSON.' });
+    });
+
+    for (const body of ['null', 'true', '123', '"just a string"']) {
+      it(`When the body is valid JSON but not an object (${body}), Then it is a 422 saying so, not a 400 calling it malformed`, async () => {
+        await login().send(body).expect(422, { message: INVALID, errors: { body: ['The body field must be an object.'] } });
       });
     }
+
+    it('When an operation that takes no body is sent null, Then it is a 422 saying it takes none', async () => {
+      const res = await world.as('operator').post('/api/sales-orders/999999/release').set('Content-Type', 'application/json').send('null').expect(422);
+      expect(res.body.errors).to.deep.equal({ body: ['This operation takes no request body.'] });
+    });
+
+    for (const [what, headers] of [
+      ['Content-Type: application/json', { 'Content-Type': 'application/json' }],
+      ['Content-Type: application/json and Content-Encoding: gzip', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }],
+    ] as const) {
+      it(`When a request names ${what} but sends no body at all, Then its required fields are named in a 422 (it was a 500)`, async () => {
+        const res = await noBody(h.app, '/api/auth/token', headers);
+        expect(res.status).to.equal(422);
+        expect(Object.keys(res.body.errors)).to.deep.equal(['email', 'password']);
+      });
+    }
+
+    it('When a string of the body holds half of a surrogate pair (a lone \\uD800 escape), Then it is a 422 on that field with the other problems', async () => {
+      const res = await login().send('{"email":"not-an-email","password":"x\\ud800y","device_name":7}').expect(422);
+      expect(res.body.errors).to.deep.equal({
+        email: ['The email field must be a valid email address.'],
+        device_name: ['The device_name field must be a string.'],
+        password: ['The password field must be valid Unicode text: it holds half of a surrogate pair (a lone \\uD800-\\uDFFF escape).'],
+      });
+    });
 
     it('When the JSON body is over 1 MiB, Then it answers 413 with the error body', async () => {
       const body = JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(1024 * 1024) });
@@ -172,6 +224,14 @@ describe('Request path', () => {
       ['an empty page=', '/api/companies?page=', { page: ['The page field must not be empty; leave it out instead.'] }],
       ['a non-integer path id', '/api/partners/abc', { id: ['The id field must be an integer.'] }],
       ['a path id of 0', '/api/partners/0', { id: ['The id field must be at least 1.'] }],
+      // Decimal digits only: the validator's coercion read these as the number they loosely equal (another resource).
+      ['a hexadecimal path id (0x10)', '/api/partners/0x10', { id: ['The id field must be an integer.'] }],
+      ['a path id with an exponent (1e1)', '/api/partners/1e1', { id: ['The id field must be an integer.'] }],
+      ['a path id with a sign (+1)', '/api/partners/+1', { id: ['The id field must be an integer.'] }],
+      ['a path id with a space ( 1)', '/api/partners/%201', { id: ['The id field must be an integer.'] }],
+      ['a binary page (0b1) beside a per_page over the limit', '/api/companies?page=0b1&per_page=101', { page: ['The page field must be an integer.'], per_page: ['The per_page field must not be greater than 100.'] }],
+      ['a page with a decimal point (2.0)', '/api/companies?page=2.0', { page: ['The page field must be an integer.'] }],
+      ['a hexadecimal value in an integer list (8,0x9)', '/api/stock?article_id=8,0x9', { article_id: ['The article_id field must be an integer.'] }],
     ];
     for (const [what, path, errors] of cases) {
       it(`When the request has ${what}, Then it answers 422 keyed by the parameter`, async () => {

@@ -39,7 +39,9 @@ function bodyError(req: Request, error: unknown): unknown {
 }
 
 export function jsonBody(): RequestHandler {
-  const parse = express.json({ limit: BODY_LIMIT, strict: true, type: 'application/json' });
+  // Not strict: any JSON value is JSON (a 400 says it is malformed); a body that is null, a number
+  // or a string where the document wants an object is a 422 of the validator, which says so.
+  const parse = express.json({ limit: BODY_LIMIT, strict: false, type: 'application/json' });
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     parse(req, res, (error?: unknown) => (error === undefined ? next() : next(bodyError(req, error))));

@@ -11,6 +11,9 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { InputError } from '../errors.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 import type { RequestWithOpenApi } from './request-context.js';
+import { nonDecimalIntegers } from './integer-parameters.js';
+import { unpairedSurrogates } from './unpaired-surrogates.js';
+import type { ValidatorErrorItem } from './validation-errors.js';
 
 /**
  * ajv coerces a numeral too large for a double ("1e400", 400 nines) to Infinity and lets it pass
@@ -31,23 +34,30 @@ function infiniteParameter(req: Request): InputError | undefined {
 /** The 422 for a body sent to an operation without one, or undefined when there is nothing in it. */
 function unexpectedBody(req: Request): InputError | undefined {
   const body: unknown = req.body;
-  if (req.operation?.raw.requestBody !== undefined || typeof body !== 'object' || body === null) return undefined;
+  if (req.operation?.raw.requestBody !== undefined || body === undefined) return undefined;
+  if (typeof body !== 'object' || body === null) return InputError.field('body', 'This operation takes no request body.');
   if (Array.isArray(body)) return body.length ? InputError.field('body', 'This operation takes no request body.') : undefined;
   const keys = Object.keys(body);
   if (keys.length === 0) return undefined;
   return new InputError(Object.fromEntries(keys.map((key) => [key, [`The ${key} field is not allowed.`]])));
 }
 
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
 /**
- * A request that sends no body at all (no Content-Type, no length) to an operation that takes one
- * is read as `{}`: its required fields are then named in a 422 (`POST .../status` without a body is
- * a 422 on `status`), instead of a 415 about a media type that was never sent.
+ * A request that sends no body at all (no length, no chunks) to an operation that takes one is
+ * read as `{}`, whether it names Content-Type: application/json or no type: its required fields are
+ * then named in a 422 (`POST .../status` without a body is a 422 on `status`), instead of a 415
+ * about a media type that was never sent, or a handler given no body. Another type is left to the
+ * validator (415).
  */
 function readAbsentBodyAsEmpty(req: Request): void {
+  if (req.operation?.raw.requestBody === undefined || req.body !== undefined) return;
   const { headers } = req;
-  const absent = headers['content-type'] === undefined && headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0';
-  if (!absent || req.operation?.raw.requestBody === undefined) return;
-  headers['content-type'] = 'application/json';
+  if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return;
+  const type = headers['content-type'];
+  if (type === undefined) headers['content-type'] = 'application/json';
+  else if (!JSON_TYPE.test(type)) return;
   req.body = {};
 }
 
@@ -81,6 +91,16 @@ function forRequestValidation(document: OpenApiDocument): OpenApiDocument {
  */
 const CALENDAR_FORMATS = { date: fullFormats.date, 'date-time': fullFormats['date-time'] };
 
+/** The validator's error with `items` added (those on a path it already reports left out), or a new one of them. */
+function withProblems(error: unknown, items: ValidatorErrorItem[]): unknown {
+  if (error === undefined) return new OpenApiValidator.error.BadRequest({ path: items[0]!.path!, message: 'request is invalid', errors: items as never });
+  if (!(error instanceof OpenApiValidator.error.BadRequest)) return error;
+  const reported = error.errors ?? [];
+  const paths = new Set<string | undefined>(reported.map((e) => e.path));
+  error.errors = [...reported, ...items.filter((item) => !paths.has(item.path))] as never;
+  return error;
+}
+
 export function requestValidation(document: OpenApiDocument): RequestHandler {
   const middlewares = OpenApiValidator.middleware({
     apiSpec: forRequestValidation(document) as never,
@@ -97,6 +117,11 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
     const refused = unexpectedBody(req);
     if (refused) throw refused;
     readAbsentBodyAsEmpty(req);
-    return validate(req, res, (error?: unknown) => (error ? next(error) : next(infiniteParameter(req))));
+    // Read before the validator coerces the parameters.
+    const problems = [...nonDecimalIntegers(req), ...unpairedSurrogates(req.body)];
+    return validate(req, res, (error?: unknown) => {
+      if (problems.length > 0) return next(withProblems(error, problems));
+      return error ? next(error) : next(infiniteParameter(req));
+    });
   };
 }
