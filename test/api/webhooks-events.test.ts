@@ -11,6 +11,7 @@ import { createWebhookWorker, type WebhookWorker } from '../../src/components/we
 import { createWorld, unique, type Actor, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { API_TIME as TIME, outboxRows } from '../fixtures/probes.js';
+import { setModules } from '../../db/seeds/builders.js';
 
 
 interface Sent {
@@ -160,6 +161,32 @@ describe('Webhook events reach subscriptions', () => {
     await world.as('admin').put(`/api/webhooks/${hooks.created!.id}`).send({ active: true }).expect(200);
     const on = await articleCreated('operator');
     expect(namesOf((await deliveriesOf(on.eventId)).map((r) => r.webhook_id as number))).to.deep.equal(['all', 'created', 'provider']);
+  });
+
+  it("When the client's module of the event is off as it is fanned out, Then no subscription gets it (the client's nor the provider's), as REST and the feed show none; on again, the next event is delivered", async () => {
+    const off = await recordArticle('operator');
+    await setModules(h.db, world.client.id, ['articles']);
+    try {
+      await worker.runOnce();
+    } finally {
+      await setModules(h.db, world.client.id, []);
+    }
+    expect(await deliveriesOf(off.eventId)).to.deep.equal([]);
+    const [event] = await outboxRows(h.db, { eventIds: [off.eventId] });
+    expect(event!.dispatched_at, 'fanned out to nobody, not left waiting').not.to.equal(null);
+    const on = await articleCreated('operator');
+    expect(namesOf((await deliveriesOf(on.eventId)).map((r) => r.webhook_id as number))).to.deep.equal(['all', 'created', 'provider']);
+  });
+
+  it("When the webhooks module of a subscription's company is off, Then that company's subscriptions get nothing and the others still do", async () => {
+    const created = await recordArticle('operator');
+    await setModules(h.db, world.provider.id, ['webhooks']);
+    try {
+      await worker.runOnce();
+    } finally {
+      await setModules(h.db, world.provider.id, []);
+    }
+    expect(namesOf((await deliveriesOf(created.eventId)).map((r) => r.webhook_id as number))).to.deep.equal(['all', 'created']);
   });
 
   it('When a delivered event is redelivered, Then the worker sends it again with the same webhook-id and body', async () => {

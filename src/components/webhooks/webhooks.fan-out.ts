@@ -1,6 +1,6 @@
 /**
- * Fan-out: outbox events become one delivery per active subscription that wants them, with the
- * exact body it will send. Bounded whatever the burst: a transaction locks at most EVENTS_PER_BATCH
+ * Fan-out: outbox events become one delivery per active subscription that wants them (and may get
+ * them: the modules, see `delivered`), with the exact body it will send. Bounded whatever the burst: a transaction locks at most EVENTS_PER_BATCH
  * events and takes no more once it has written BATCH_BYTES of payloads; event data is loaded a few
  * events at a time (LOAD_BYTES, or one larger event); each INSERT holds at most INSERT_ROWS rows and
  * INSERT_BYTES of payloads (SQLite refuses more than 500 terms in a compound SELECT, MariaDB a
@@ -20,7 +20,9 @@ import * as queue from './webhooks.queue.js';
 import type { OutboxEvent } from './webhooks.queue.js';
 import type { WebhookRow } from './webhooks.repository.js';
 import { wants } from './webhooks.rules.js';
-import { eventBody } from '../../platform/outbox.js';
+import { eventBody, type EventType } from '../../platform/outbox.js';
+import { activeModulesOfEach } from '../companies/companies.service.js';
+import { EVENT_MODULES } from '../events/events.service.js';
 
 export const EVENTS_PER_BATCH = 200;
 export const ROUND_EVENTS = 1000;
@@ -95,15 +97,33 @@ function parsed(event: OutboxEvent, data: string | undefined): unknown {
   }
 }
 
+/** The modules on for each of `companyIds`, as sets. */
+async function modulesOn(tx: Knex.Transaction, companyIds: readonly number[]): Promise<Map<number, ReadonlySet<string>>> {
+  const modules = await activeModulesOfEach(tx, [...new Set(companyIds.map(Number))]);
+  return new Map([...modules].map(([id, slugs]) => [id, new Set(slugs)]));
+}
+
+/**
+ * Whether the subscription gets the event: the content module of its type is on for the client it
+ * is about (as the events feed and REST show it: stock.changed only while the client's stock module
+ * is on), and the webhooks module for the company that owns the subscription. An event written while
+ * a module was off is not delivered later when it is switched on (the feed shows it then).
+ */
+function delivered(event: OutboxEvent, subscription: Subscription, modules: ReadonlyMap<number, ReadonlySet<string>>): boolean {
+  return (modules.get(Number(event.company_id))?.has(EVENT_MODULES[event.type as EventType]) ?? false) && (modules.get(Number(subscription.company_id))?.has('webhooks') ?? false);
+}
+
 /** One transaction: fans out the waiting events (or only `onlyId`) until a bound is reached. */
 async function fanOutBatch(tx: Knex.Transaction, now: string, onlyId?: number): Promise<{ events: number; deliveries: number; full: boolean }> {
   const events = await queue.undispatchedEvents(tx, onlyId === undefined ? EVENTS_PER_BATCH : 1, onlyId);
   if (events.length === 0) return { events: 0, deliveries: 0, full: false };
   const subscriptions: Subscription[] = await queue.subscriptionsFor(tx, [...new Set(events.map((e) => e.company_id))]);
   const filters = new Map(subscriptions.map((s) => [s.id, JSON.parse(s.events) as string[]]));
+  const modules = await modulesOn(tx, [...events.map((e) => e.company_id), ...subscriptions.map((s) => s.company_id)]);
   const writer = deliveryWriter(tx, now);
   const done: number[] = [];
-  const targetsOf = (event: OutboxEvent): Subscription[] => subscriptions.filter((s) => s.for_company === event.company_id && wants(filters.get(s.id)!, event.type));
+  const targetsOf = (event: OutboxEvent): Subscription[] =>
+    subscriptions.filter((s) => s.for_company === event.company_id && wants(filters.get(s.id)!, event.type) && delivered(event, s, modules));
   for (const group of loadGroups(events)) {
     if (writer.written.bytes >= BATCH_BYTES) break;
     const targets = new Map(group.map((event) => [event, targetsOf(event)]));
