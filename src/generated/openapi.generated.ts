@@ -1223,7 +1223,9 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Queues the delivery's event for another attempt, with the same `webhook-id`.
+         * @description Queues the delivery's event for another attempt, with the same `webhook-id`. A switched-off
+         *     subscription (`active` false) gets nothing: 422 on `active`, saying so; switch it on with
+         *     `PUT /api/webhooks/{id}` `{"active": true}` first.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;

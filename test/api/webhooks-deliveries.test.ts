@@ -149,6 +149,17 @@ describe('Webhook deliveries', () => {
       expect(list.body.data.map((d: { id: number }) => d.id)).to.deep.equal([copy.id, original]);
     });
 
+    it('When the subscription is switched off (by its admin or by a 410), Then redeliver answers 422 on active saying so and queues nothing; switched on, it queues', async () => {
+      const hook = await subscribe();
+      const original = await insertDelivery(hook.id, { status: 'failed', attempts: 10, last_error: 'The endpoint answered 410.', last_response_code: 410, next_attempt_at: null });
+      const message = `Webhook ${hook.id} is switched off, so nothing is sent to it. Switch it on with PUT /api/webhooks/${hook.id} {"active": true}, then redeliver again.`;
+      await h.db('webhooks').where('id', hook.id).update({ active: false, disabled_reason: 'The endpoint answered 410 Gone at 2026-11-21T10:00:00.000000Z.' });
+      await world.as('admin').post(`/api/webhooks/${hook.id}/deliveries/${original}/redeliver`).expect(422, { message, errors: { active: [message] } });
+      expect((await h.db('webhook_deliveries').where('webhook_id', hook.id)).map((d: { id: number }) => d.id)).to.deep.equal([original]);
+      await world.as('admin').put(`/api/webhooks/${hook.id}`).send({ active: true }).expect(200);
+      await world.as('admin').post(`/api/webhooks/${hook.id}/deliveries/${original}/redeliver`).expect(202);
+    });
+
     it('When a ping is redelivered, Then the copy carries the same webhook.ping event', async () => {
       const hook = await subscribe();
       const ping = (await world.as('admin').post(`/api/webhooks/${hook.id}/ping`).expect(202)).body.data;

@@ -30,6 +30,7 @@ const messages = {
   deliveryNotFound: (id: number) => `Delivery ${id} was not found.`,
   mixedEvents: 'Use "*" alone for every event, or name the events without "*", not both.',
   pingOff: (id: number) => `Webhook ${id} is switched off, so it cannot be pinged. Switch it on with PUT /api/webhooks/${id} {"active": true}, then ping it again.`,
+  redeliverOff: (id: number) => `Webhook ${id} is switched off, so nothing is sent to it. Switch it on with PUT /api/webhooks/${id} {"active": true}, then redeliver again.`,
 };
 
 
@@ -132,6 +133,8 @@ export async function redeliver(ctx: TenantContext, id: number, deliveryId: numb
   const webhook = await requireWebhook(ctx, id);
   const delivery = await repository.findDelivery(ctx.db, webhook.id, deliveryId);
   if (!delivery) throw new NotFoundError(messages.deliveryNotFound(deliveryId));
+  // The worker claims deliveries of active subscriptions only: a 202 here would queue what never goes.
+  if (!webhook.active) throw InputError.field('active', messages.redeliverOff(webhook.id));
   const created = await repository.insertDelivery(ctx.db, {
     webhook_id: webhook.id,
     event_id: delivery.event_id,
