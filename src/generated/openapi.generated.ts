@@ -1443,8 +1443,9 @@ export interface paths {
          *     before it runs (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`). Its
          *     cost: each field selected counts 1, and a list multiplies what it selects by the rows it may
          *     answer, its `limit` (25 when absent) or, for the lines of an order, a reception or a return,
-         *     50 (a sales order's `status_history`: 5). Two full pages of 100 sales orders with their lines
-         *     and history fit, and so do 15 aliases of 100 articles.
+         *     50 (a sales order's `status_history`: 5). A page of 100 sales orders with every field of the
+         *     orders and their lines and their history fits (39501), and so do two such pages asking five
+         *     fields of the lines (29301 each), or 15 aliases of 100 articles.
          */
         post: operations["postGraphql"];
         delete?: never;

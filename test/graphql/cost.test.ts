@@ -14,6 +14,10 @@ const ARTICLE = 'id client_3pl_id article_code name description um3pl integer_on
 const ORDER = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference created_at updated_at
   items { id article_id article_code um3pl quantity_um3pl }
   status_history { status at user { id name email } }`;
+/** Every field of an order, its lines and its history (the shipments aside): 1 + 100 × (13 + (1 + 50 × 7) + 31) = 39,501 a page. */
+const EVERY_ORDER_FIELD = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference on_hold hold_reason created_at updated_at
+  items { id article_id article_code um3pl quantity_um3pl delivered_quantity_um3pl lot }
+  status_history { status at user { id name email } }`;
 const aliases = (count: number, field: string): string => Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ');
 
 describe('POST /graphql: the cost of a query', () => {
@@ -63,13 +67,21 @@ describe('POST /graphql: the cost of a query', () => {
     await refused(gql(`{ ${aliases(11, full.replace('sales_orders', 'sales_orders(limit: 25)'))} }`), 11 * 7_326);
   });
 
-  it('When usual queries are asked (a full page of 100 orders with lines and history, 15 pages of articles, the lines of purchase orders and receptions), Then they are answered', async () => {
+  it('When two pages of 100 orders ask every field of the orders, lines and history, Then they are refused at 2 × 39,501 (the documented costs hold)', async () => {
+    await refused(gql(`{ ${aliases(2, `sales_orders(limit: 100) { ${EVERY_ORDER_FIELD} }`)} }`), 2 * 39_501);
+  });
+
+  it('When usual queries are asked (a page of 100 orders with every field of the orders, lines and history; two pages with 5 fields of the lines; 15 pages of articles, the lines of purchase orders and receptions), Then they are answered', async () => {
     const orders = await gql(`{ sales_orders(limit: 100) { ${ORDER} } }`).expect(200);
     expect(orders.body.errors).to.equal(undefined);
     expect(orders.body.data.sales_orders.map((o: { id: number }) => o.id)).to.deep.equal([order]);
     expect(orders.body.data.sales_orders[0].items).to.have.length(1);
     const articles = await gql(`{ ${aliases(15, `articles(limit: 100) { ${ARTICLE} }`)} }`).expect(200);
     expect(articles.body.errors).to.equal(undefined);
+    const everyField = await gql(`{ sales_orders(limit: 100) { ${EVERY_ORDER_FIELD} } }`).expect(200);
+    expect(everyField.body.errors).to.equal(undefined);
+    const twoPages = await gql(`{ a: sales_orders(limit: 100) { ${ORDER} } b: sales_orders(limit: 100, after: 100) { ${ORDER} } }`).expect(200);
+    expect(twoPages.body.errors).to.equal(undefined);
     const inbound = await gql('{ purchase_orders(limit: 100) { id items { id article_code quantity_um3pl received_quantity_um3pl } } receptions(limit: 100) { id items { id quantity_um3pl } } }').expect(200);
     expect(inbound.body.errors).to.equal(undefined);
   });

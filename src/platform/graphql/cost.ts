@@ -5,9 +5,10 @@
  * is absent), or, for a list without one (the lines of a document, up to 500 each), 50. The
  * history of a sales order is counted at its 5 statuses at most (sales-orders.graphql.ts).
  *
- * The limit admits two full pages of 100 sales orders with their lines and history (about 29,000
- * each) and 15 aliases of 100 articles (about 1,100 each), and refuses 5 aliases of 100 orders with
- * 3 fields of their lines: no query reads more than a few REST pages would.
+ * The limit admits a page of 100 sales orders with every field of the orders and their lines and
+ * their history (39,501), two such pages asking 5 fields of the lines (29,301 each) and 15 aliases
+ * of 100 articles (about 1,100 each), and refuses 5 aliases of 100 orders with 3 fields of their
+ * lines (15,101 each): no query reads more than a few REST pages would.
  */
 import { GraphQLError, Kind, getNullableType, isListType, validate, type DocumentNode, type ExecutionArgs, type GraphQLField } from 'graphql';
 import { createComplexityRule, type FieldComplexityValue } from '@pothos/plugin-complexity';
