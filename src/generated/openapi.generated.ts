@@ -1440,7 +1440,9 @@ export interface paths {
          *     200 with `errors`, each with the `extensions.code` of the REST status of the same error
          *     (`BAD_USER_INPUT`, `NOT_FOUND`, `FORBIDDEN`, `CONFLICT`, ...).
          *     A query deeper than 15 levels, with more than 15 aliases, or costing more than 75000 is refused
-         *     before it runs (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`). Its
+         *     before it runs (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`, the
+         *     others' `GRAPHQL_VALIDATION_FAILED`, as an unknown field's). So are variables that do not fit
+         *     their types or a required one left out (`BAD_USER_INPUT`). Its
          *     cost: each field selected counts 1, and a list multiplies what it selects by the rows it may
          *     answer, its `limit` (25 when absent) or, for the lines of an order, a reception or a return,
          *     50 (a sales order's `status_history`: 5). A page of 100 sales orders with every field of the

@@ -5,7 +5,7 @@
  * directives are limited (graphql-armor), and so is what a query costs with its lists' sizes
  * (platform/graphql/cost.ts), so one query cannot cost more than a few pages of REST.
  */
-import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type ValidationContext } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -74,6 +74,9 @@ export function isUnexpectedError(error: unknown): boolean {
   return !(original instanceof GraphQLError);
 }
 
+/** An error a service or GraphQL itself meant for the client (not a bug). */
+const meant = (error: unknown): boolean => error instanceof Error && !isUnexpectedError(error);
+
 export function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   const path = error instanceof GraphQLError ? error.path : undefined;
@@ -110,6 +113,19 @@ function askedBefore(): (args: ExecutionArgs) => boolean {
   };
 }
 
+/**
+ * graphql-armor's validation limits (depth, aliases, directives) throw an error titled "Syntax
+ * Error" with no code, though the query parses: each is reported instead as the validation error
+ * it is, with the validator's code (GRAPHQL_VALIDATION_FAILED, as an unknown field has).
+ */
+const reportedAsRefused = {
+  propagateOnRejection: false,
+  onReject: [
+    (context: ValidationContext | null, error: GraphQLError) =>
+      context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
+  ],
+};
+
 export function createGraphQLServer(options: { logger: Logger; production: boolean; metrics: Pick<Metrics, 'graphqlOperation'> }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
   const { logger, production } = options;
   const errorLog = useErrorLog(logger, isUnexpectedError);
@@ -133,17 +149,18 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
       info: (...args) => logger.info({ args }, 'graphql'),
       warn: (...args) => logger.warn({ args }, 'graphql'),
       // yoga logs each error it masks, without the request. useErrorLog has already logged those of
-      // an execution with the request id (it runs before the masking): those go to debug here;
-      // what else yoga reports stays at error.
-      error: (...args) => (args.some((arg) => errorLog.logged(arg)) ? logger.debug({ args }, 'graphql') : logger.error({ args }, 'graphql')),
+      // an execution with the request id (it runs before the masking), and an error a service meant
+      // (a 422, a 404: the client's) is no fault of ours: those go to debug here; what else yoga
+      // reports stays at error.
+      error: (...args) => (args.some((arg) => errorLog.logged(arg) || meant(arg)) ? logger.debug({ args }, 'graphql') : logger.error({ args }, 'graphql')),
     },
     context: ({ tenant, activeModules, requestId }) => ({ tenant: tenant!, activeModules: activeModules ?? new Set(), requestId }),
     plugins: [
-      maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, ignoreIntrospection: false }),
-      maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases }),
+      maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, ignoreIntrospection: false, ...reportedAsRefused }),
+      maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportedAsRefused }),
       useQueryCostLimit(),
       maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
-      maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives }),
+      maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives, ...reportedAsRefused }),
       ...(production ? [blockFieldSuggestionsPlugin()] : []),
       useGraphQlJit({}, { enableIf: askedBefore() }),
       useOperationMetrics(options.metrics),

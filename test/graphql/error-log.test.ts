@@ -30,5 +30,16 @@ describe('POST /graphql: the log of an unexpected error', () => {
     const lines = out.map((l) => JSON.parse(l) as { level: number; msg: string; requestId?: string });
     expect(lines.filter((l) => l.level >= 50).map((l) => [l.msg, l.requestId])).to.deep.equal([['graphql query failed', 'gql-broken']]);
     expect(lines.some((l) => l.msg === 'request completed' && l.requestId === 'gql-broken')).to.equal(true);
+    await h.db.schema.renameTable('articles_gone', 'articles');
+
+    // The client's mistakes (a 422 of a service, here an unknown cursor) are answered with their code and logged at no error level.
+    out.length = 0;
+    const mistaken = await api(h.app, { token: world.users.viewer.token, company: world.client.id })
+      .post('/graphql')
+      .send({ query: '{ stock_movements(after: 999999) { id } }' })
+      .expect(200);
+    expect(mistaken.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(out.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50)).to.deep.equal([]);
   });
 });

@@ -139,14 +139,27 @@ describe('POST /graphql', () => {
     let selection = 'name';
     for (let i = 0; i < 17; i++) selection = `ofType { ${selection} }`;
     const res = await query(world.as('viewer'), `{ __schema { types { fields { type { ${selection} } } } } }`).expect(200);
-    expect(res.body.errors[0].message).to.match(/Query depth limit of 15 exceeded/);
+    expect(res.body.errors).to.deep.equal([{ message: 'Query depth limit of 15 exceeded, found 22.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }]);
     expect(res.body.data).to.equal(undefined);
   });
 
-  it('When a query uses too many aliases, Then it is refused', async () => {
+  it('When a query uses too many aliases, Then it is refused as a validation error with its code (not a "Syntax Error": it parses)', async () => {
     const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: warehouses { id }`).join(' ');
     const res = await query(world.as('viewer'), `{ ${aliases} }`).expect(200);
-    expect(res.body.errors[0].message).to.match(/Aliases limit of 15 exceeded/);
+    expect(res.body.errors).to.deep.equal([{ message: 'Aliases limit of 15 exceeded, found 20.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }]);
+  });
+
+  it("When the variables do not fit their types or a required one is missing, Then each error has the code BAD_USER_INPUT and nothing runs", async () => {
+    const text = 'query Q($l: Int!) { articles(limit: $l) { id } }';
+    const wrong = await world.as('viewer').post('/graphql').send({ query: text, variables: { l: 'abc' } }).expect(200);
+    expect(wrong.body.data).to.equal(undefined);
+    expect(wrong.body.errors.map((e: { message: string; extensions: object }) => [e.message, e.extensions])).to.deep.equal([
+      ['Variable "$l" got invalid value "abc"; Int cannot represent non-integer value: "abc"', { code: 'BAD_USER_INPUT' }],
+    ]);
+    const missing = await world.as('viewer').post('/graphql').send({ query: text }).expect(200);
+    expect(missing.body.errors.map((e: { message: string; extensions: object }) => [e.message, e.extensions])).to.deep.equal([
+      ['Variable "$l" of required type "Int!" was not provided.', { code: 'BAD_USER_INPUT' }],
+    ]);
   });
 
   it('When the query is malformed or names an unknown field, Then the errors say so', async () => {

@@ -35,6 +35,17 @@ function tooCostly(cost: number): GraphQLError {
   );
 }
 
+/**
+ * An error of counting: the variables do not fit their types (`"abc"` for an `Int`, a required one
+ * missing). graphql-js gives it no code; it is the client's input, and the contract gives every
+ * error a code.
+ */
+function asInputError(error: GraphQLError): GraphQLError {
+  if (error.extensions.code !== undefined) return error;
+  const { nodes, source, positions, originalError, extensions } = error;
+  return new GraphQLError(error.message, { nodes, source, positions, originalError, extensions: { ...extensions, code: 'BAD_USER_INPUT' } });
+}
+
 /** The cost of the operation `operationName` of `document` with these variables, or the errors of counting it. */
 function countCost(args: ExecutionArgs): { cost: number } | { errors: readonly GraphQLError[] } {
   let cost = 0;
@@ -47,7 +58,7 @@ function countCost(args: ExecutionArgs): { cost: number } | { errors: readonly G
     },
   });
   const errors = validate(args.schema, args.document, [rule]);
-  return errors.length > 0 ? { errors } : { cost };
+  return errors.length > 0 ? { errors: errors.map(asInputError) } : { cost };
 }
 
 function usesVariables(document: DocumentNode): boolean {
