@@ -82,11 +82,11 @@ describe('POST /api/stock/adjustments', () => {
     ]);
   });
 
-  it('When a line takes more from a lot than that lot holds, Then 422 on its delta, though the article has enough in other lots', async () => {
+  it('When a line takes more from a lot than that lot holds, Then 422 on its delta naming the lot, though the article has enough in other lots', async () => {
     const { article, e1 } = await twoLots(world);
     const before = await inventoryState(h.db, world.client.id);
     const res = await post([inLot(deltaLine(article, -11), 'L1', e1)]).expect(422);
-    expect(Object.keys(res.body.errors)).to.deep.equal(['items.0.delta_um3pl']);
+    expect(res.body.errors).to.deep.equal({ 'items.0.delta_um3pl': [`Not enough STOC_OK stock of article ${article.code} (lot L1, expiring ${e1}) in warehouse ${wh}: 10 on hand, 11 needed, short by 1.`] });
     expect(await inventoryState(h.db, world.client.id)).to.deep.equal(before);
   });
 

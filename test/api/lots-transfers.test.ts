@@ -75,9 +75,11 @@ describe('POST /api/stock/transfers', () => {
     ]);
   });
 
-  it('When a line moves more of a lot than that lot holds, Then 422 on its quantity, though the article has enough in other lots, and nothing moves', async () => {
+  it('When a line moves more of a lot than that lot holds, Then 422 on its quantity naming the lot and its figures, though the article has enough in other lots, and nothing moves', async () => {
     const { article, e1 } = await twoLots(world);
-    await refused([inLot(transferLine(article, 11, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'L1', e1)], { 'items.0.quantity_um3pl': undefined });
+    await refused([inLot(transferLine(article, 11, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'L1', e1)], {
+      'items.0.quantity_um3pl': [`Not enough available STOC_OK stock of article ${article.code} (lot L1, expiring ${e1}) in warehouse ${w1}: 10 on hand, 0 reserved by open sales orders, 10 available, 11 to move.`],
+    });
   });
 
   it('When an open order reserves 15 of L1 and L2 (10 each), Then a lot moves only as far as the other lot can carry its reservation, and keeps its lot where it goes', async () => {
@@ -97,7 +99,9 @@ describe('POST /api/stock/transfers', () => {
 
   it('When a line names a lot the warehouse does not hold, Then 422 on its quantity and nothing moves', async () => {
     const { article, e1 } = await twoLots(world);
-    await refused([inLot(transferLine(article, 1, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'NOPE', e1)], { 'items.0.quantity_um3pl': undefined });
+    await refused([inLot(transferLine(article, 1, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'NOPE', e1)], {
+      'items.0.quantity_um3pl': [`Not enough available STOC_OK stock of article ${article.code} (lot NOPE, expiring ${e1}) in warehouse ${w1}: 0 on hand, 0 reserved by open sales orders, 0 available, 1 to move.`],
+    });
   });
 
   it('When an article that tracks neither is transferred, Then it keeps working with lot and expiry_date null', async () => {

@@ -10,6 +10,7 @@ import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
 import { baseOf, isTracked, lockKey, lowerAvailableTracked, reallocate } from './stock.allocation.js';
 import { insertMovement, recordChange, announceChange, type MovementRecord } from './stock.changes.js';
 import { balanceKeyOf, inLockOrder } from './stock.lock-order.js';
+import { balanceName } from './stock.messages.js';
 import * as repository from './stock.repository.js';
 import type { StockKey } from './stock.repository.js';
 
@@ -71,7 +72,7 @@ interface Balance {
 function notAvailable(b: Balance, held: { quantity: number; reserved: number } | undefined): string {
   const quantity = held?.quantity ?? 0;
   const reserved = held?.reserved ?? 0;
-  const where = `${b.key.stockType} stock of article ${b.articleCode} in warehouse ${b.key.warehouseId}`;
+  const where = balanceName({ ...b.key, articleCode: b.articleCode });
   return (
     `Not enough available ${where}: ${toQuantity(quantity)} on hand, ${toQuantity(reserved)} reserved by open sales orders, ` +
     `${toQuantity(Math.max(quantity - reserved, 0))} available, ${toQuantity(-b.net)} to move.`
@@ -79,7 +80,7 @@ function notAvailable(b: Balance, held: { quantity: number; reserved: number } |
 }
 
 function aboveLimit(b: Balance): string {
-  return `Moving ${toQuantity(b.net)} would take the ${b.key.stockType} stock of article ${b.articleCode} in warehouse ${b.key.warehouseId} above the most a stock balance holds on hand, ${MAX_BALANCE}.`;
+  return `Moving ${toQuantity(b.net)} would take the ${balanceName({ ...b.key, articleCode: b.articleCode })} above the most a stock balance holds on hand, ${MAX_BALANCE}.`;
 }
 
 /** The moves grouped by balance, each with its net change. */

@@ -16,6 +16,7 @@ import { baseOf, deliverTracked, isTracked, lockKey, reallocate, reserveTracked,
 import { announceChange, recordChange, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
 import * as repository from './stock.repository.js';
 import type { StockFilters, StockKey, StockLevel } from './stock.repository.js';
+import { balanceName } from './stock.messages.js';
 
 export type { StockKey, StockLevel, LotTake };
 export type { MovementCause, StockChangeCause, StockDocumentRef } from './stock.changes.js';
@@ -32,7 +33,7 @@ export interface StockChange extends StockKey, MovementRecord {
 
 function shortfall(change: StockChange, onHand: number): string {
   const needed = -change.delta;
-  return `Not enough ${change.stockType} stock of article ${change.articleCode} in warehouse ${change.warehouseId}: ${onHand} on hand, ${toQuantity(needed)} needed, short by ${toQuantity(needed - Math.round(onHand * 1000))}.`;
+  return `Not enough ${balanceName(change)}: ${onHand} on hand, ${toQuantity(needed)} needed, short by ${toQuantity(needed - Math.round(onHand * 1000))}.`;
 }
 
 function assertDelta(delta: number): void {
@@ -43,7 +44,7 @@ const LIMIT = MAX_BALANCE * 1000;
 
 function aboveLimit(what: 'on hand' | 'reserved', key: StockKey & { articleCode: string }, delta: number): string {
   const verb = what === 'on hand' ? 'Adding' : 'Reserving';
-  return `${verb} ${toQuantity(delta)} would take the ${key.stockType} stock of article ${key.articleCode} in warehouse ${key.warehouseId} above the most a stock balance holds ${what}, ${MAX_BALANCE}.`;
+  return `${verb} ${toQuantity(delta)} would take the ${balanceName(key)} above the most a stock balance holds ${what}, ${MAX_BALANCE}.`;
 }
 
 /**
