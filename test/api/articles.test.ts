@@ -85,6 +85,13 @@ describe('GET /api/articles', () => {
     });
   }
 
+  it('When the search term holds a control character (NUL, a line feed), Then 422 on search: it matched every article on SQLite', async () => {
+    for (const term of ['%00', 'TOM%0A', 'x%C2%85']) {
+      const res = await world.as('providerAdmin').get(`/api/articles?search=${term}`).expect(422);
+      expect(res.body.errors, term).to.deep.equal({ search: ['The search field must not hold control characters.'] });
+    }
+  });
+
   it("When a client searches a term only its sibling's article matches, Then nothing comes back", async () => {
     const res = await world.as('admin').get('/api/articles?search=sun-dried').expect(200);
     expect(res.body.data).to.deep.equal([]);
