@@ -153,19 +153,35 @@ function claimable<T extends Knex.QueryBuilder>(query: T, now: string, prefix = 
  * first commit win and fails the other with a deadlock error (1213), which inTransaction retries;
  * the retry sees the winner's claim (or loses certification again) and never takes the row, so a
  * delivery is never sent by both.
+ *
+ * `perSubscription` keeps one subscription from taking every send of the worker: at most `max`
+ * deliveries of a subscription are sent at once (`sending` counts those under way). Subscriptions
+ * at that bound are left out of the search, and of the rows proposed (a few times `limit`, oldest
+ * first) no more are taken of one subscription than its bound leaves.
  */
-export async function claimDue(tx: Knex.Transaction, options: { now: string; until: string; token: string; limit: number }): Promise<number> {
-  const due = skipLocked(
-    tx,
-    claimable(
-      tx('webhook_deliveries as d').join('webhooks as w', 'w.id', 'd.webhook_id').select('d.id').where('w.active', true),
-      options.now,
-      'd.',
-    )
-      .orderBy('d.next_attempt_at')
-      .limit(options.limit),
+export async function claimDue(
+  tx: Knex.Transaction,
+  options: { now: string; until: string; token: string; limit: number; perSubscription?: { max: number; sending: ReadonlyMap<number, number> } },
+): Promise<number> {
+  const bound = options.perSubscription;
+  const full = bound ? [...bound.sending].filter(([, n]) => n >= bound.max).map(([id]) => id) : [];
+  const query = claimable(
+    tx('webhook_deliveries as d').join('webhooks as w', 'w.id', 'd.webhook_id').select('d.id', 'd.webhook_id').where('w.active', true),
+    options.now,
+    'd.',
   );
-  const ids = ((await due) as Array<{ id: number | string }>).map((r) => Number(r.id));
+  if (full.length > 0) query.whereNotIn('d.webhook_id', full);
+  const due = skipLocked(tx, query.orderBy('d.next_attempt_at').limit(bound ? options.limit * 4 : options.limit));
+  const taken = new Map(bound?.sending ?? []);
+  const ids: number[] = [];
+  for (const row of (await due) as Array<{ id: number | string; webhook_id: number | string }>) {
+    if (ids.length === options.limit) break;
+    const webhook = Number(row.webhook_id);
+    const sending = taken.get(webhook) ?? 0;
+    if (bound && sending >= bound.max) continue;
+    taken.set(webhook, sending + 1);
+    ids.push(Number(row.id));
+  }
   if (ids.length === 0) return 0;
   return claimable(tx('webhook_deliveries').whereIn('id', ids), options.now).update({ claim_token: options.token, claimed_until: options.until });
 }

@@ -1,6 +1,8 @@
 /**
  * The webhook worker: fans outbox events out into deliveries for every active subscription that
- * wants them, then sends the due deliveries it has claimed, signed per Standard Webhooks. 2xx
+ * wants them, then sends the due deliveries it has claimed, signed per Standard Webhooks: up to
+ * PARALLEL_SENDS at once, at most SENDS_PER_SUBSCRIPTION of one subscription, each slot claiming
+ * again as soon as its send ends, so one slow endpoint delays neither the others nor the fan-out. 2xx
  * delivers; 410 switches the subscription off; anything else is retried on the schedule of
  * webhooks.rules.ts, and a subscription failing for three days is switched off. A claim is a lease:
  * a worker that dies mid-delivery loses nothing, its claims expire and another worker sends them.
@@ -20,9 +22,19 @@ import { signature } from './webhooks.signing.js';
 import type { Metrics } from '../../platform/metrics.js';
 
 export const WORKER_HEARTBEAT = 'webhook-worker';
-const PARALLEL_SENDS = 8;
+export const PARALLEL_SENDS = 8;
+/**
+ * At most this many sends at once to one subscription: an endpoint that answers slowly (or not, up
+ * to the timeout) holds half the worker's sends, and the others go on serving everyone else.
+ */
+export const SENDS_PER_SUBSCRIPTION = 4;
 /** A round sends at most this many, then fans out again and writes its heartbeat. */
 const MAX_SENDS_PER_ROUND = 200;
+/**
+ * A round that waits longer than this for a send to end (every send taken by slow endpoints) ends
+ * there, its sends going on: the next round fans out the new events and sends what it can.
+ */
+const SLOT_WAIT_MS = 2000;
 
 export interface WorkerOptions {
   db: Knex;
@@ -53,7 +65,7 @@ export interface RoundResult {
 }
 
 export interface WebhookWorker {
-  /** One round: fan out, then send what is due. */
+  /** One round: fan out, then send what is due; answers once every send it started has ended. */
   runOnce(): Promise<RoundResult>;
   start(): void;
   /** Stops looking for work, lets the sends under way finish, releases unsent claims. */
@@ -124,42 +136,107 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     });
   }
 
+  /** Sends under way (each ends recorded or not: a failed record is logged), and per subscription. */
+  const sends = new Set<Promise<void>>();
+  const sendsOf = new Map<number, number>();
+  /** Claims whose sends are under way: each ends when its sends have and its unsent rows are released. */
+  const claims = new Set<Promise<void>>();
+
+  function startSend(delivery: ClaimedDelivery, token: string): Promise<void> {
+    sendsOf.set(delivery.webhook_id, (sendsOf.get(delivery.webhook_id) ?? 0) + 1);
+    const send: Promise<void> = attempt(delivery, token)
+      .catch((err: unknown) => logger.error({ err, delivery: delivery.id, webhook: delivery.webhook_id }, 'webhook attempt could not be recorded'))
+      .finally(() => {
+        sends.delete(send);
+        const left = (sendsOf.get(delivery.webhook_id) ?? 1) - 1;
+        if (left > 0) sendsOf.set(delivery.webhook_id, left);
+        else sendsOf.delete(delivery.webhook_id);
+      });
+    sends.add(send);
+    return send;
+  }
+
   /**
-   * Claims as many due deliveries as it sends at once, sends them, and claims again: one lease
-   * (the send timeout and a margin) always covers the sends made under it, so no delivery is sent
-   * after its claim ran out (another worker may have taken it by then).
+   * Claims up to `limit` due deliveries (SENDS_PER_SUBSCRIPTION at most of one subscription, those
+   * under way counted) and starts sending them; answers how many. One lease (the send timeout and a
+   * margin) covers the sends made under it, so no delivery is sent after its claim ran out (another
+   * worker may have taken it by then); the claim is released once its sends have ended.
+   */
+  async function claimAndSend(limit: number): Promise<number> {
+    const token = randomUUID();
+    const now = clock();
+    const perSubscription = { max: SENDS_PER_SUBSCRIPTION, sending: sendsOf };
+    await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit, perSubscription }));
+    const claimed = await queue.claimedBy(db, token);
+    if (claimed.length === 0) return 0;
+    const claim: Promise<void> = Promise.all(claimed.map((d) => startSend(d, token)))
+      .then(() => inTransaction(db, (tx) => queue.releaseClaims(tx, token)))
+      .catch((err: unknown) => logger.error({ err }, 'webhook claims could not be released; their lease ends them'))
+      .finally(() => claims.delete(claim));
+    claims.add(claim);
+    return claimed.length;
+  }
+
+  /** Until one of the sends under way ends, or `ms`. */
+  async function aSendEnds(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([...sends, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Keeps PARALLEL_SENDS sends going: claims for each send that ends, without waiting for the
+   * slowest of a batch. Ends when a claim found nothing while no send was under way (nothing is
+   * due, or nothing the per-subscription bound lets it take), after MAX_SENDS_PER_ROUND claims, or
+   * when no send ended within SLOT_WAIT_MS; the sends under way go on. A claim made while sends are
+   * recorded may find nothing (on MariaDB the record of an attempt locks its subscription's row,
+   * which the claim's SKIP LOCKED then passes over): it is made again once a send has ended.
    */
   async function deliverDue(): Promise<number> {
     let attempted = 0;
     while (!stopping && attempted < MAX_SENDS_PER_ROUND) {
-      const token = randomUUID();
-      const now = clock();
-      await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit: PARALLEL_SENDS }));
-      const claimed = await queue.claimedBy(db, token);
-      if (claimed.length === 0) break;
-      await Promise.all(claimed.map((d) => attempt(d, token)));
-      await inTransaction(db, (tx) => queue.releaseClaims(tx, token));
-      attempted += claimed.length;
+      const underWay = sends.size;
+      const claimed = underWay < PARALLEL_SENDS ? await claimAndSend(Math.min(PARALLEL_SENDS - underWay, MAX_SENDS_PER_ROUND - attempted)) : 0;
+      attempted += claimed;
+      if (claimed > 0) continue;
+      if (underWay === 0) break;
+      // Claim again when a send has ended (meanwhile, or within the wait).
+      if (sends.size < underWay) continue;
+      await aSendEnds(SLOT_WAIT_MS);
+      if (sends.size === underWay) break;
     }
     return attempted;
+  }
+
+  /** Until every claim under way has ended (its sends recorded, its unsent rows released). */
+  async function claimsEnded(): Promise<void> {
+    while (claims.size > 0) await Promise.all([...claims]);
   }
 
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<unknown> | undefined;
 
-  async function runOnce(): Promise<RoundResult> {
+  /** Fans out, sends what is due, writes the heartbeat; sends that outlast it go on (the loop's next round starts meanwhile). */
+  async function round(): Promise<RoundResult> {
     const fanned = await fanOut();
     const attempted = await deliverDue();
     await recordHeartbeat(db, WORKER_HEARTBEAT);
     return { fannedOut: fanned.deliveries, fanOutFailed: fanned.failed, attempted, busy: fanned.more || attempted >= MAX_SENDS_PER_ROUND };
   }
 
+  /** One round, and the end of every send it started. */
+  async function runOnce(): Promise<RoundResult> {
+    const result = await round();
+    await claimsEnded();
+    return result;
+  }
+
   const loop = (): void => {
     if (stopping) return;
     let busy = false;
-    current = runOnce()
-      .then((round) => void (busy = round.busy))
+    current = round()
+      .then((result) => void (busy = result.busy))
       .catch((err: unknown) => logger.error({ err }, 'webhook worker round failed'))
       .finally(() => {
         // A busy worker goes on at once (a timer of 0 still lets I/O in); an idle one waits a poll.
@@ -177,6 +254,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       stopping = true;
       if (timer) clearTimeout(timer);
       await current;
+      await claimsEnded();
     },
   };
 }

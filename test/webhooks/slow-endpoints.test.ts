@@ -1,0 +1,70 @@
+/**
+ * One subscription's slow endpoint does not hold up the others: the worker sends at most
+ * SENDS_PER_SUBSCRIPTION deliveries of one subscription at once, keeps its other sends going for
+ * everyone else (a slot claims again as soon as its send ends, not when the slowest of a batch
+ * does), and its rounds go on fanning out new events while the slow sends wait.
+ */
+import { expect } from 'chai';
+import type { SendResult } from '../../src/components/webhooks/webhooks.sender.js';
+import { PARALLEL_SENDS, SENDS_PER_SUBSCRIPTION } from '../../src/components/webhooks/webhooks.worker.js';
+import { createWorld } from '../helpers/factories.js';
+import { until } from '../helpers/net.js';
+import { createArticle, deliveries, isolatedApp, subscribe, testWorker, type Clock, type Isolated } from './support.js';
+
+describe('Webhook deliveries next to a slow endpoint', () => {
+  let h: Isolated;
+
+  before(async () => {
+    h = await isolatedApp();
+  });
+
+  after(async () => {
+    await h?.close();
+  });
+
+  it(`When one endpoint holds every request open, Then at most ${SENDS_PER_SUBSCRIPTION} of its deliveries are under way, another subscription gets every event at once, later events included, and the held ones are recorded when they end`, async () => {
+    const world = await createWorld(h.app, h.db);
+    const slow = await subscribe(world, 'http://127.0.0.1:9/slow', ['article.created']);
+    const fast = await subscribe(world, 'http://127.0.0.1:9/fast', ['article.created']);
+    const held: Array<() => void> = [];
+    let slowUnderWay = 0;
+    let mostSlowUnderWay = 0;
+    const worker = testWorker(h.db, Date.now as Clock, {
+      pollMs: 20,
+      send: async (url): Promise<SendResult> => {
+        if (!url.endsWith('/slow')) return { status: 204 };
+        slowUnderWay++;
+        mostSlowUnderWay = Math.max(mostSlowUnderWay, slowUnderWay);
+        await new Promise<void>((resolve) => held.push(resolve));
+        slowUnderWay--;
+        return { status: 204 };
+      },
+    });
+    const delivered = async (webhookId: number): Promise<number> => (await deliveries(world, webhookId)).filter((d) => d.status === 'delivered').length;
+
+    for (let i = 0; i < 3 * PARALLEL_SENDS; i++) await createArticle(world);
+    worker.start();
+    try {
+      await until(async () => (await delivered(fast.id)) === 3 * PARALLEL_SENDS, 20_000, 'every event delivered to the fast subscription');
+      // A round after the fast deliveries fans out an event written now, while the slow sends still wait.
+      await createArticle(world);
+      await until(async () => (await delivered(fast.id)) === 3 * PARALLEL_SENDS + 1, 20_000, 'a later event delivered to the fast subscription');
+      expect(held, 'the slow sends under way').to.have.length(SENDS_PER_SUBSCRIPTION);
+      expect(await delivered(slow.id)).to.equal(0);
+
+      for (const release of held.splice(0)) release();
+      await until(async () => (await delivered(slow.id)) >= SENDS_PER_SUBSCRIPTION, 20_000, 'the held deliveries recorded');
+      // The rest of the slow subscription's deliveries go out as its sends end, never more than the bound at once.
+      const releasing = setInterval(() => held.splice(0).forEach((release) => release()), 10);
+      try {
+        await until(async () => (await delivered(slow.id)) === 3 * PARALLEL_SENDS + 1, 20_000, 'every event delivered to the slow subscription');
+      } finally {
+        clearInterval(releasing);
+      }
+    } finally {
+      for (const release of held.splice(0)) release();
+      await worker.stop();
+    }
+    expect(mostSlowUnderWay).to.equal(SENDS_PER_SUBSCRIPTION);
+  });
+});
