@@ -595,7 +595,9 @@ export interface paths {
          *     balance and puts it on another: two movements of the ledger. All lines or none.
          *
          *     A transfer moves only what is available at its source: on hand less what open sales orders
-         *     reserve there (`available` of `GET /api/stock`). Moving more is a 422 on the line and nothing
+         *     reserve there (`available` of `GET /api/stock`; an expired lot, which shows `available: 0`
+         *     because it is never sold, is never reserved either: all it holds may move, to quarantine or
+         *     elsewhere, and it stays expired where it goes). Moving more is a 422 on the line and nothing
          *     changes: the goods promised to an order stay where the order will pick them. To move reserved
          *     goods, change or cancel the order first; goods found damaged are taken off sellable stock with
          *     an adjustment (reason `damage`), which may go below the reservation.

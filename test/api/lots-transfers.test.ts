@@ -97,6 +97,19 @@ describe('POST /api/stock/transfers', () => {
     );
   });
 
+  it('When an expired lot (available 0, reserved by nothing) moves to quarantine, Then all it holds moves and it stays expired there', async () => {
+    const { article, e1 } = await twoLots(world);
+    const expired = dayFromToday(-2);
+    await adjust(world, [inLot(deltaLine(article, 7), 'OLD', expired)], { reason: 'found' });
+    await transfer(world, [inLot(transferLine(article, 7, [w1, 'STOC_OK'], [w1, 'STOC_QUARANTINE']), 'OLD', expired)]);
+    const rows = (await world.as('viewer').get(`/api/stock?article_id=${article.id}&lot=OLD`).expect(200)).body.data as Array<Record<string, unknown>>;
+    expect(rows.map((r) => [r.stock_type, r.expiry_date, r.quantity, r.available])).to.deep.equal([
+      ['STOC_OK', expired, 0, 0],
+      ['STOC_QUARANTINE', expired, 7, 0],
+    ]);
+    expect((await lotRows(world, article.id)).filter((r) => r.lot === 'L1')).to.deep.equal([{ warehouse_id: w1, stock_type: 'STOC_OK', lot: 'L1', expiry_date: e1, quantity: 10 }]);
+  });
+
   it('When a line names a lot the warehouse does not hold, Then 422 on its quantity and nothing moves', async () => {
     const { article, e1 } = await twoLots(world);
     await refused([inLot(transferLine(article, 1, [w1, 'STOC_OK'], [w2, 'STOC_OK']), 'NOPE', e1)], {
