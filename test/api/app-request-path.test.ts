@@ -137,10 +137,18 @@ describe('Request path', () => {
       await login('text/plain').send('email=a@b.co').expect(415, { message: 'The request body must be application/json.' });
     });
 
-    it('When the JSON is declared in another charset, Then it answers 415', async () => {
-      await login('application/json; charset=latin1')
-        .send('{"email":"a@b.co","password":"x"}')
-        .expect(415, { message: 'The request body must be UTF-8 encoded JSON.' });
+    for (const charset of ['latin1', 'utf-16', 'UTF-16LE', '"utf-32"']) {
+      it(`When the JSON is declared in another charset (${charset}), Then it answers 415`, async () => {
+        await login(`application/json; charset=${charset}`)
+          .send('{"email":"a@b.co","password":"x"}')
+          .expect(415, { message: 'The request body must be UTF-8 encoded JSON.' });
+      });
+    }
+
+    it('When the JSON is declared UTF-8 (in any case, quoted or not), Then it is read', async () => {
+      for (const charset of ['utf-8', 'UTF-8', '"UTF-8"']) {
+        await login(`application/json; charset=${charset}`).send('{"email":"a@b.co","password":"x"}').expect(422);
+      }
     });
   });
 

@@ -100,7 +100,7 @@ describe('POST /api/stock/transfers', () => {
   it('When an expired lot (available 0, reserved by nothing) moves to quarantine, Then all it holds moves and it stays expired there', async () => {
     const { article, e1 } = await twoLots(world);
     const expired = dayFromToday(-2);
-    await adjust(world, [inLot(deltaLine(article, 7), 'OLD', expired)], { reason: 'found' });
+    await adjust(world, [{ ...deltaLine(article, 7), lot: 'OLD', expiry_date: expired }], { reason: 'found' });
     await transfer(world, [inLot(transferLine(article, 7, [w1, 'STOC_OK'], [w1, 'STOC_QUARANTINE']), 'OLD', expired)]);
     const rows = (await world.as('viewer').get(`/api/stock?article_id=${article.id}&lot=OLD`).expect(200)).body.data as Array<Record<string, unknown>>;
     expect(rows.map((r) => [r.stock_type, r.expiry_date, r.quantity, r.available])).to.deep.equal([

@@ -12,6 +12,9 @@ import { BadRequestError, UnsupportedMediaTypeError } from '../errors.js';
 
 export const BODY_LIMIT = '1mb';
 
+/** body-parser's own error for a charset it does not take: the error handler answers it 415. */
+const CHARSET_REFUSED = Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported', status: 415 });
+
 function contentEncoding(req: Request): string {
   const value = req.headers['content-encoding'] ?? 'identity';
   return value.length > 40 ? `${value.slice(0, 40)}…` : value;
@@ -38,12 +41,23 @@ function bodyError(req: Request, error: unknown): unknown {
   return error;
 }
 
+/**
+ * The charset a JSON body names, when it names one other than UTF-8: body-parser refuses only
+ * charsets outside utf-*, so a body said to be UTF-16 was decoded as UTF-16 and refused as
+ * malformed JSON (400) where another charset is a 415.
+ */
+function otherCharset(req: Request): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  return charset !== undefined && charset !== 'utf-8';
+}
+
 export function jsonBody(): RequestHandler {
   // Not strict: any JSON value is JSON (a 400 says it is malformed); a body that is null, a number
   // or a string where the document wants an object is a 422 of the validator, which says so.
   const parse = express.json({ limit: BODY_LIMIT, strict: false, type: 'application/json' });
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
+    if (otherCharset(req)) return next(CHARSET_REFUSED);
     parse(req, res, (error?: unknown) => (error === undefined ? next() : next(bodyError(req, error))));
   };
 }
