@@ -104,4 +104,23 @@ describe('POST /api/returns', () => {
     const again = await against([line(a, 2, { lot: 'S1', expiry_date: soon })]).expect(422);
     expect(again.body.errors['items.0.quantity_um3pl']).to.deep.equal(['At most 1 of lot S1 can still be returned (3 of it delivered).']);
   });
+
+  it('When a return against a sales order gives a shipped lot (or an expiry-only article) another expiry date, Then 422 on expiry_date naming the date it left with, and nothing is written', async () => {
+    const a = await trackedArticle(world);
+    const expiryOnly = await trackedArticle(world, world.client.id, { lot: false, expiry: true });
+    const [soon, far] = [dayFromToday(20), dayFromToday(400)];
+    await receiveLots(world, a, [{ quantity: 3, lot: 'X1', expiry_date: soon }]);
+    await receiveLots(world, expiryOnly, [{ quantity: 3, expiry_date: soon }]);
+    const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 2), buc(expiryOnly, 2)])).id, ['picking']);
+    await ship(world, order);
+    const body = (items: Line[]) => ({ partner_id: world.partners.client, warehouse_id: wh, sales_order_id: order.id, items });
+    const before = await returnsState(h.db, world.client.id);
+    const res = await world.as('operator').post('/api/returns').send(body([line(a, 1, { lot: 'X1', expiry_date: far }), line(expiryOnly, 1, { expiry_date: far })])).expect(422);
+    expect(res.body.errors).to.deep.equal({
+      'items.0.expiry_date': [`Lot X1 of article ${a.code} shipped on sales order ${order.id} with the expiry date ${soon}; give the expiry date it left with.`],
+      'items.1.expiry_date': [`Article ${expiryOnly.code} shipped on sales order ${order.id} with the expiry date ${soon}; give the expiry date it left with.`],
+    });
+    expect(await returnsState(h.db, world.client.id)).to.deep.equal(before);
+    await world.as('operator').post('/api/returns').send(body([line(a, 1, { lot: 'X1', expiry_date: soon }), line(expiryOnly, 1, { expiry_date: soon })])).expect(201);
+  });
 });

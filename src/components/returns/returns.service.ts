@@ -29,6 +29,8 @@ const messages = {
   tooMuch: (left: number, delivered: number) => `At most ${left} of this article can still be returned (${delivered} delivered).`,
   lotNotShipped: (lot: string, orderId: number) => `Lot ${lot} of this article did not ship on sales order ${orderId}; name a lot its shipments took.`,
   tooMuchOfLot: (lot: string, left: number, delivered: number) => `At most ${left} of lot ${lot} can still be returned (${delivered} of it delivered).`,
+  expiryNotShipped: (what: string, orderId: number, shipped: readonly string[]) =>
+    `${what} shipped on sales order ${orderId} with the expiry date ${shipped.join(' or ')}; give the expiry date it left with.`,
   notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
 };
 
@@ -54,13 +56,27 @@ interface Delivered {
 }
 
 /**
+ * Goods come back with the expiry date they left with: a returned line of a lot (or of an article
+ * that tracks only expiry) names an expiry date its shipments took, so a return cannot give the
+ * goods another shelf life (a second row of the lot, taken after fresher goods).
+ */
+function checkExpiry(line: ResolvedLine, shipped: ReadonlyMap<string, ReadonlySet<string>>, orderId: number, problems: Problems): void {
+  if (line.expiryDate === '') return;
+  const dates = shipped.get(`${line.articleId}|${line.lot}`);
+  if (dates === undefined || dates.has(line.expiryDate)) return;
+  const what = line.lot === '' ? `Article ${line.articleCode}` : `Lot ${line.lot} of article ${line.articleCode}`;
+  problems.add(`items.${line.index}.expiry_date`, messages.expiryNotShipped(what, orderId, [...dates].sort()));
+}
+
+/**
  * Each article may come back at most as much as the order delivered less what earlier returns (and
  * earlier lines) took back; a line with a lot, only of a lot the order's shipments took, and at most
  * what they took of it less what came back of it.
  */
-function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Delivered, returned: Delivered, orderId: number, problems: Problems): void {
+function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Delivered & { expiries: ReadonlyMap<string, ReadonlySet<string>> }, returned: Delivered, orderId: number, problems: Problems): void {
   for (const line of lines) {
     if (line.lot !== '') checkLot(line, delivered.byLot, returned.byLot, orderId, problems);
+    checkExpiry(line, delivered.expiries, orderId, problems);
   }
   checkArticles(lines, delivered.byArticle, returned.byArticle, orderId, problems);
 }
@@ -111,7 +127,7 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
       const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems, lots: 'inbound' });
       if (order && orderId !== undefined && !problems.has('sales_order_id')) {
         const returned = { byArticle: await repository.returnedByArticle(tx, orderId), byLot: await repository.returnedByLot(tx, orderId) };
-        checkAgainstDelivery(lines, { byArticle: order.delivered, byLot: order.deliveredLots }, returned, orderId, problems);
+        checkAgainstDelivery(lines, { byArticle: order.delivered, byLot: order.deliveredLots, expiries: order.shippedExpiries }, returned, orderId, problems);
       }
       if (body.internal_code && clientId !== undefined && (await codeTaken(tx, 'returns', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
       problems.throwIfAny();

@@ -252,6 +252,22 @@ export async function deliveredByLot(tx: Knex, orderId: number): Promise<Map<str
   return new Map(rows.map((r) => [`${r.article_id}|${r.lot}`, Number(r.total)]));
 }
 
+/** Per article and lot (`<article id>|<lot>`, the lot '' for an article that tracks only expiry): the expiry dates its shipments took. */
+export async function shippedExpiryDates(tx: Knex, orderId: number): Promise<Map<string, Set<string>>> {
+  const rows: Array<{ article_id: number; lot: string; expiry_date: string }> = await tx('shipment_item_lots as l')
+    .join('shipment_items as s', 's.id', 'l.shipment_item_id')
+    .join('sales_order_items as i', 'i.id', 's.sales_order_item_id')
+    .distinct('i.article_id', 'l.lot', 'l.expiry_date')
+    .where('i.sales_order_id', orderId)
+    .where('l.expiry_date', '<>', '');
+  const dates = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const key = `${r.article_id}|${r.lot}`;
+    dates.set(key, (dates.get(key) ?? new Set<string>()).add(r.expiry_date));
+  }
+  return dates;
+}
+
 /** Per article: what the order's shipments delivered, in thousandths (articles of which nothing shipped are absent). */
 export async function deliveredByArticle(tx: Knex, orderId: number): Promise<Map<number, number>> {
   const rows: Array<{ article_id: number; total: number | string }> = await tx('sales_order_items')

@@ -249,10 +249,15 @@ export async function lockReturnableOrder(
   tx: Knex.Transaction,
   scope: CompanyScope,
   id: number,
-): Promise<{ clientId: number; delivered: Map<number, number>; deliveredLots: Map<string, number> }> {
+): Promise<{ clientId: number; delivered: Map<number, number>; deliveredLots: Map<string, number>; shippedExpiries: Map<string, Set<string>> }> {
   await repository.lockOrder(tx, id, scope);
   const order = await repository.findOrder(tx, scope, id);
   if (!order) throw InputError.field('sales_order_id', messages.notReturnable);
   if (!SHIPPED_STATUSES.includes(order.status)) throw InputError.field('sales_order_id', messages.notShipped(id, order.status));
-  return { clientId: order.company_id, delivered: await repository.deliveredByArticle(tx, id), deliveredLots: await repository.deliveredByLot(tx, id) };
+  return {
+    clientId: order.company_id,
+    delivered: await repository.deliveredByArticle(tx, id),
+    deliveredLots: await repository.deliveredByLot(tx, id),
+    shippedExpiries: await repository.shippedExpiryDates(tx, id),
+  };
 }
