@@ -594,6 +594,10 @@ export interface paths {
          *     between warehouses of the provider, or both. Each line takes `quantity_um3pl` from one
          *     balance and puts it on another: two movements of the ledger. All lines or none.
          *
+         *     Lines may pass stock along (one brings goods to a place, a later one takes them on), but not
+         *     round in a circle: where lines bring stock back to a place another line takes it from, that
+         *     place must hold what leaves it.
+         *
          *     A transfer moves only what is available at its source: on hand less what open sales orders
          *     reserve there (`available` of `GET /api/stock`; an expired lot, which shows `available: 0`
          *     because it is never sold, is never reserved either: all it holds may move, to quarantine or

@@ -99,6 +99,39 @@ describe('POST /api/stock/transfers', () => {
     expect(after.map(Number).every((q) => q >= 0)).to.equal(true);
     const defect = (await eventsOf(h.db, world.client.id, 'stock.changed')).filter((e) => e.article_id === a.id && e.stock_type === 'STOC_DEFECT');
     expect(defect, 'a balance that ends where it started records no stock.changed').to.deep.equal([]);
+    // Its movements stand at one instant: stock as of a time sees the transfer whole or not at all.
+    const times = await h.db('stock_movements').where({ document_kind: 'transfer', document_id: made.id }).distinct('created_at');
+    expect(times).to.have.length(1);
+  });
+
+  it('When lines send stock round in a circle (A to B and B to A) that A does not hold, Then 422: what comes back cannot pay for what leaves, and nothing moves', async () => {
+    const a = await freshArticle(world);
+    await receiveStock(world, a, 1);
+    const before = await inventoryState(h.db, world.client.id);
+    const res = await post([transferLine(a, 500, [w1, 'STOC_OK'], [w2, 'STOC_OK']), transferLine(a, 500, [w2, 'STOC_OK'], [w1, 'STOC_OK'])]).expect(422);
+    const round = ' (lines that bring stock back here from where this takes it do not count: it would go round before it was there).';
+    expect(res.body.errors).to.deep.equal({
+      'items.0.quantity_um3pl': [`Not enough available STOC_OK stock of article ${a.code} in warehouse ${w1}: 1 on hand, 0 reserved by open sales orders, 1 available, 500 to move${round}`],
+      'items.1.quantity_um3pl': [`Not enough available STOC_OK stock of article ${a.code} in warehouse ${w2}: 0 on hand, 0 reserved by open sales orders, 0 available, 500 to move${round}`],
+    });
+    expect(await inventoryState(h.db, world.client.id)).to.deep.equal(before);
+  });
+
+  it('When lines swap stock between two places that each hold what leaves them, Then 201, each ends with what it got, and no movement shows more than was there', async () => {
+    const a = await freshArticle(world);
+    await receiveStock(world, a, 5);
+    await transfer(world, [transferLine(a, 2, [w1, 'STOC_OK'], [w1, 'STOC_QUARANTINE'])]);
+    const made = await transfer(world, [transferLine(a, 3, [w1, 'STOC_OK'], [w1, 'STOC_QUARANTINE']), transferLine(a, 2, [w1, 'STOC_QUARANTINE'], [w1, 'STOC_OK'])]);
+    expect((await levels(world, a.id, w1, 'STOC_OK')).quantity).to.equal(2);
+    expect((await levels(world, a.id, w1, 'STOC_QUARANTINE')).quantity).to.equal(3);
+    const rows = await h.db('stock_movements').where({ document_kind: 'transfer', document_id: made.id }).orderBy('id').select('stock_type', 'delta', 'quantity_after');
+    // Each place gives first, then gets: never above what it held (3 and 2) on the way.
+    expect(rows.map((r: { stock_type: string; delta: number | string; quantity_after: number | string }) => [r.stock_type, Number(r.delta) / 1000, Number(r.quantity_after) / 1000])).to.deep.equal([
+      ['STOC_OK', -3, 0],
+      ['STOC_OK', 2, 2],
+      ['STOC_QUARANTINE', -2, 0],
+      ['STOC_QUARANTINE', 3, 3],
+    ]);
   });
 
   it('When lines break the rules, Then one 422 names every problem on its field and nothing is written', async () => {

@@ -107,7 +107,9 @@ export async function createStockTransfer(ctx: TenantContext, body: Body): Promi
           { ...common, ...to, delta: line.quantity },
         ];
       });
-      for (const problem of await moveStock(tx, moves, { cause: 'transfer', document: { kind: 'transfer', id }, userId })) problems.add(problem.field, problem.message);
+      // Each line is a pair of moves, from its source (2i) to its destination (2i + 1).
+      const pairs = lines.map((_, i) => [2 * i, 2 * i + 1] as const);
+      for (const problem of await moveStock(tx, moves, { cause: 'transfer', document: { kind: 'transfer', id }, userId }, pairs)) problems.add(problem.field, problem.message);
       problems.throwIfAny(messages.notApplied);
       return id;
     },

@@ -62,20 +62,27 @@ export interface StockMoveProblem {
 }
 
 interface Balance {
+  id: string;
   key: StockKey;
   tracked: boolean;
   articleCode: string;
   net: number;
   moves: StockMove[];
+  /** On a cycle of the document's moves: what leaves it must be there before anything comes back. */
+  circular: boolean;
 }
 
-function notAvailable(b: Balance, held: { quantity: number; reserved: number } | undefined): string {
+const outOf = (b: Balance): number => b.moves.reduce((sum, m) => sum + (m.delta < 0 ? -m.delta : 0), 0);
+const intoOf = (b: Balance): number => b.moves.reduce((sum, m) => sum + (m.delta > 0 ? m.delta : 0), 0);
+
+function notAvailable(b: Balance, held: { quantity: number; reserved: number } | undefined, moving: number): string {
   const quantity = held?.quantity ?? 0;
   const reserved = held?.reserved ?? 0;
   const where = balanceName({ ...b.key, articleCode: b.articleCode });
   return (
     `Not enough available ${where}: ${toQuantity(quantity)} on hand, ${toQuantity(reserved)} reserved by open sales orders, ` +
-    `${toQuantity(Math.max(quantity - reserved, 0))} available, ${toQuantity(-b.net)} to move.`
+    `${toQuantity(Math.max(quantity - reserved, 0))} available, ${toQuantity(moving)} to move` +
+    (b.circular ? ' (lines that bring stock back here from where this takes it do not count: it would go round before it was there).' : '.')
   );
 }
 
@@ -89,7 +96,7 @@ function byBalance(moves: readonly StockMove[]): Balance[] {
   for (const move of moves) {
     const id = balanceKeyOf(move);
     const key = { clientId: move.clientId, warehouseId: move.warehouseId, articleId: move.articleId, stockType: move.stockType, lot: move.lot ?? '', expiryDate: move.expiryDate ?? '', tracked: move.tracked };
-    const balance = balances.get(id) ?? { key, tracked: false, articleCode: move.articleCode, net: 0, moves: [] };
+    const balance = balances.get(id) ?? { id, key, tracked: false, articleCode: move.articleCode, net: 0, moves: [], circular: false };
     balance.net += move.delta;
     balance.moves.push(move);
     balances.set(id, balance);
@@ -97,18 +104,54 @@ function byBalance(moves: readonly StockMove[]): Balance[] {
   return [...balances.values()];
 }
 
-/** Changes one balance by its net; a problem per move it refuses, or none. */
-async function applyNet(tx: Knex.Transaction, b: Balance): Promise<StockMoveProblem[]> {
+/**
+ * Marks the balances that lie on a cycle of the moves (`pairs`: each [from, to] a line takes stock
+ * along): A to B and B to A, or A to B to C to A (Tarjan's strongly connected components).
+ */
+function markCircular(balances: readonly Balance[], pairs: ReadonlyArray<readonly [string, string]>): void {
+  const next = new Map<string, string[]>();
+  for (const [from, to] of pairs) next.set(from, [...(next.get(from) ?? []), to]);
+  const byId = new Map(balances.map((b) => [b.id, b]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const visit = (id: string): void => {
+    index.set(id, index.size);
+    low.set(id, index.get(id)!);
+    stack.push(id);
+    for (const to of next.get(id) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(id, Math.min(low.get(id)!, low.get(to)!));
+      } else if (stack.includes(to)) {
+        low.set(id, Math.min(low.get(id)!, index.get(to)!));
+      }
+    }
+    if (low.get(id) !== index.get(id)) return;
+    const component = stack.splice(stack.indexOf(id));
+    if (component.length > 1) for (const member of component) byId.get(member)!.circular = true;
+  };
+  for (const b of balances) if (!index.has(b.id)) visit(b.id);
+}
+
+/**
+ * Changes one balance: by its net (stock a line brings may leave by another line: passed along),
+ * or, on a cycle of the moves, first by what leaves it and then by what comes in (what comes back
+ * round the cycle depends on what leaves, so it cannot pay for it). A problem per move it refuses.
+ */
+async function applyToBalance(tx: Knex.Transaction, b: Balance): Promise<StockMoveProblem[]> {
   if (b.tracked) await lockKey(tx, b.key);
-  const lowered = b.net >= 0 || (b.tracked ? await lowerAvailableTracked(tx, b.key, -b.net) : await repository.lowerAvailable(tx, b.key, -b.net));
+  const lowering = b.circular ? outOf(b) : Math.max(-b.net, 0);
+  const raising = b.circular ? intoOf(b) : Math.max(b.net, 0);
+  const lowered = lowering === 0 || (b.tracked ? await lowerAvailableTracked(tx, b.key, lowering) : await repository.lowerAvailable(tx, b.key, lowering));
   if (!lowered) {
-    const message = notAvailable(b, await repository.lockBalance(tx, b.key));
+    const message = notAvailable(b, await repository.lockBalance(tx, b.key), lowering);
     return b.moves.filter((m) => m.delta < 0).map((m) => ({ field: m.field, message }));
   }
-  if (b.net > 0 && !(await repository.raiseBalance(tx, b.key, b.net, LIMIT))) {
+  if (raising > 0 && !(await repository.raiseBalance(tx, b.key, raising, LIMIT))) {
     return b.moves.filter((m) => m.delta > 0).map((m) => ({ field: m.field, message: aboveLimit(b) }));
   }
-  if (b.net === 0) {
+  if (lowering === 0 && raising === 0) {
     await repository.ensureBalance(tx, b.key);
     await repository.lockBalance(tx, b.key);
   }
@@ -116,23 +159,32 @@ async function applyNet(tx: Knex.Transaction, b: Balance): Promise<StockMoveProb
 }
 
 /**
- * Applies a document's moves: each balance they touch changes once, by their net, taking stock off
- * only where that much is available (on hand, not reserved by open sales orders), in lock order.
- * Answers the problems (every move refused); the caller must then roll back. Otherwise each move
- * becomes a movement: per balance those that put stock on come first, so no movement shows the
- * balance below zero on its way to where it ends; and each balance whose quantity changed records
- * `stock.changed` with its net.
+ * Applies a document's moves (`pairs`: each line's [from, to] as indexes into `moves`): each balance
+ * they touch changes once (applyToBalance), taking stock off only where that much is available (on
+ * hand, not reserved by open sales orders), in lock order. Answers the problems (every move
+ * refused); the caller must then roll back. Otherwise each move becomes a movement: per balance
+ * those that put stock on come first, so no movement shows the balance below zero on its way to
+ * where it ends (on a cycle, those that take stock off, which it held); and each balance whose
+ * quantity changed records `stock.changed` with its net.
  */
-export async function moveStock(tx: Knex.Transaction, moves: readonly StockMove[], movement: Omit<MovementRecord, 'delta'>): Promise<StockMoveProblem[]> {
+export async function moveStock(
+  tx: Knex.Transaction,
+  moves: readonly StockMove[],
+  movement: Omit<MovementRecord, 'delta'>,
+  pairs: ReadonlyArray<readonly [number, number]> = [],
+): Promise<StockMoveProblem[]> {
   const balances = inLockOrder(byBalance(moves), (b) => b.key).map(({ line }) => line);
+  markCircular(balances, pairs.map(([from, to]) => [balanceKeyOf(moves[from]!), balanceKeyOf(moves[to]!)] as const));
   for (const balance of balances) balance.tracked = await isTracked(tx, balance.key);
   const problems: StockMoveProblem[] = [];
-  for (const balance of balances) problems.push(...(await applyNet(tx, balance)));
+  for (const balance of balances) problems.push(...(await applyToBalance(tx, balance)));
   if (problems.length > 0) return problems;
   for (const balance of balances) {
     const after = (await repository.lockBalance(tx, balance.key))!.quantity;
     let running = after - balance.net;
-    const ordered = [...balance.moves.filter((m) => m.delta > 0), ...balance.moves.filter((m) => m.delta < 0)];
+    const putting = balance.moves.filter((m) => m.delta > 0);
+    const taking = balance.moves.filter((m) => m.delta < 0);
+    const ordered = balance.circular ? [...taking, ...putting] : [...putting, ...taking];
     for (const move of ordered) {
       running += move.delta;
       await insertMovement(tx, balance.key, { ...movement, delta: move.delta }, running);

@@ -217,6 +217,19 @@ export async function deliverFromBalance(tx: Knex, key: StockKey, delta: number)
   return changed === 1;
 }
 
+/**
+ * The time of the movements of one transaction: the first one's, for all of them. A document's
+ * movements then stand at one instant, so stock as of a time (summed from the ledger) shows a
+ * document whole or not at all, never a transfer half moved or a reception half received.
+ */
+const movementTimes = new WeakMap<Knex, string>();
+
+function movementTime(tx: Knex): string {
+  let at = movementTimes.get(tx);
+  if (at === undefined) movementTimes.set(tx, (at = nowDb()));
+  return at;
+}
+
 export async function insertMovement(
   tx: Knex,
   key: StockKey,
@@ -230,7 +243,7 @@ export async function insertMovement(
     document_kind: movement.documentKind,
     document_id: movement.documentId,
     user_id: movement.userId,
-    created_at: nowDb(),
+    created_at: movementTime(tx),
   });
 }
 
