@@ -104,6 +104,18 @@ describe('PUT /api/purchase-orders/{id}', () => {
       expect(refusedReception.body.errors).to.deep.equal({ 'selected_items.0.po_item_id': [`Line ${gone} is not a line of purchase order ${order.id}.`] });
     });
 
+    it('When the lines the order has are sent again (an ERP re-sending its order), Then nothing changes: the same line ids, no updated_at, no event', async () => {
+      const order = await fresh();
+      const same = order.items.map((i) => ({ article_id: i.article_id, um3pl: i.um3pl, quantity_um3pl: i.quantity_um3pl }));
+      const res = await put(order.id, { items: same, notes: order.notes }).expect(200);
+      expect(res.body.data).to.deep.equal(order);
+      expect(await updates(order.id)).to.deep.equal([]);
+      // In another order, or with another quantity, they are new lines.
+      const changed = await put(order.id, { items: [same[1], same[0]] }).expect(200);
+      expect(changed.body.data.items.map((i: { id: number }) => i.id)).to.not.include(order.items[0]!.id);
+      expect(await updates(order.id)).to.have.length(1);
+    });
+
     it('When a new line breaks the rules, Then it answers 422 on its path and the old lines stay', async () => {
       const order = await fresh();
       await refused(order.id, { notes: 'x', items: [{ article_id: kg.id, um3pl: 'KG', quantity_um3pl: 1 }, { article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: '1,5' }] }, {
