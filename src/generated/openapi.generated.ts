@@ -758,8 +758,10 @@ export interface paths {
         /**
          * Update a purchase order
          * @description Changes header fields; replaces the lines or cancels the order only while nothing is received
-         *     (else 422); `status: closed` short-closes a `partially_received` order. Records
-         *     `purchase_order.updated` (nothing when nothing changes).
+         *     (else 422); `status: closed` short-closes a `partially_received` order. `items` holding the
+         *     lines the order has (the same articles, units and quantities, in order) changes nothing at
+         *     any status: the lines keep their ids. Records `purchase_order.updated` (nothing when nothing
+         *     changes).
          */
         put: operations["updatePurchaseOrder"];
         post?: never;
@@ -889,7 +891,7 @@ export interface paths {
         get: operations["getSalesOrder"];
         /**
          * Update a sales order
-         * @description Changes the given fields; `items` replaces the lines and is allowed only while the order is `new` (else 422 naming the status). Records `sales_order.updated`.
+         * @description Changes the given fields; `items` replaces the lines and is allowed only while the order is `new` (else 422 naming the status), unless it holds the lines the order has (the same articles, units, quantities and lots, in order), which changes nothing at any status. Records `sales_order.updated` (nothing when nothing changes).
          */
         put: operations["updateSalesOrder"];
         post?: never;

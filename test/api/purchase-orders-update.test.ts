@@ -114,6 +114,12 @@ describe('PUT /api/purchase-orders/{id}', () => {
       const changed = await put(order.id, { items: [same[1], same[0]] }).expect(200);
       expect(changed.body.data.items.map((i: { id: number }) => i.id)).to.not.include(order.items[0]!.id);
       expect(await updates(order.id)).to.have.length(1);
+      // Once something is received the lines are locked, but the same lines sent again are still no change.
+      await receive(world.as('operator'), order.id, world.warehouses[0]!, [[changed.body.data.items[0].id, 1]]);
+      const received = (await world.as('viewer').get(`/api/purchase-orders/${order.id}`).expect(200)).body.data;
+      await put(order.id, { items: [same[1], same[0]] }).expect(200);
+      expect((await world.as('viewer').get(`/api/purchase-orders/${order.id}`).expect(200)).body.data).to.deep.equal(received);
+      await refused(order.id, { items: [same[0]] }, { items: ['The lines can change only while nothing is received; the order is partially_received.'] });
     });
 
     it('When a new line breaks the rules, Then it answers 422 on its path and the old lines stay', async () => {

@@ -149,17 +149,16 @@ export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: 
     }
     let lines: ResolvedLine[] | undefined;
     if (body.items !== undefined) {
-      if (order.status === 'cancelled') problems.add('items', messages.cancelled);
+      const context = { clientId: order.company_id, clientIds: scope.clientIds, providerId: scope.providerId };
+      lines = await resolveLines(tx, context, body.items, { problems, kept: new Set(order.items.map((i) => i.article_id)) });
+      // The lines the order has, sent again (an ERP re-sending its order), change nothing at any
+      // status: the lines keep their ids (the po_item_id of receptions).
+      if (sameLines(lines, order.items)) lines = undefined;
+      else if (order.status === 'cancelled') problems.add('items', messages.cancelled);
       else if (body.status !== undefined && body.status !== order.status) problems.add('items', messages.changingStatus(body.status));
       else if (anythingReceived(progress)) problems.add('items', messages.linesLocked(order.status));
-      else {
-        const context = { clientId: order.company_id, clientIds: scope.clientIds, providerId: scope.providerId };
-        lines = await resolveLines(tx, context, body.items, { problems, kept: new Set(order.items.map((i) => i.article_id)) });
-      }
     }
     problems.throwIfAny();
-    // The lines the order has, sent again, change nothing: the lines keep their ids (the po_item_id of receptions).
-    if (lines && sameLines(lines, order.items)) lines = undefined;
     if (!lines && Object.keys(changedFields(order, changes)).length === 0) return { id, changed: false };
     if (lines) {
       await repository.deleteUnreceivedItems(tx, id);

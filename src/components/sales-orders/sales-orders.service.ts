@@ -21,7 +21,7 @@ import { Problems } from '../../platform/problems.js';
 import { checkWarehouse, getPartner } from '../reference/reference.service.js';
 import { inLockOrder, reserveStock } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
-import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
+import type { SalesOrder, SalesOrderItemRow, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
 import { leftToShip, OPEN_STATUSES, SHIPPED_STATUSES, type SalesOrderStatus } from './sales-orders.rules.js';
 
 export type { SalesOrder, SalesOrderResource };
@@ -182,6 +182,14 @@ export async function createSalesOrder(ctx: TenantContext, body: Schema<'SalesOr
  * order is new. The order's row is locked first (a plain read before it would, on MySQL/MariaDB,
  * fix a snapshot older than a concurrent move), and every check reads the order as it then is.
  */
+/** Whether `lines` are the order's lines as they are: the same articles, units, quantities and pinned lots, in the same order. */
+function sameLines(lines: readonly ResolvedLine[], items: readonly SalesOrderItemRow[]): boolean {
+  return (
+    lines.length === items.length &&
+    lines.every((l, i) => l.articleId === items[i]!.article_id && l.um3pl === items[i]!.um3pl && l.quantity === Number(items[i]!.quantity) && l.lot === (items[i]!.lot ?? ''))
+  );
+}
+
 export async function updateSalesOrder(ctx: TenantContext, id: number, body: Schema<'SalesOrderUpdate'>): Promise<SalesOrderResource> {
   const scope = companyScope(ctx);
   await requireOrder(ctx.db, ctx.scope, id);
@@ -212,9 +220,12 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
     if (body.notes !== undefined) changes.notes = body.notes;
     if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
     let lines: ResolvedLine[] | undefined;
-    if (body.items !== undefined && whileNew('items')) {
+    if (body.items !== undefined) {
       const context = { clientId: order.company_id, clientIds: scope.clientIds, providerId: scope.providerId };
       lines = await resolveLines(tx, context, body.items, { problems, kept: new Set(order.items.map((i) => i.article_id)), lots: 'pin' });
+      // The lines the order has, sent again (an ERP re-sending its order), change nothing at any
+      // status: the lines keep their ids (the so_item_id of shipments) and their reservation.
+      if (sameLines(lines, order.items) || !whileNew('items')) lines = undefined;
     }
     problems.throwIfAny();
     if (!lines && Object.keys(changedFields(order, changes)).length === 0) return { id, changed: false };
