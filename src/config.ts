@@ -2,6 +2,7 @@
  * The only reader of process.env: parses, validates and freezes the configuration. A bad value
  * stops the start with one line that names the variable and says what is expected.
  */
+import { isIP } from 'node:net';
 
 export type WorkerMode = 'in-process' | 'off';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -93,12 +94,36 @@ function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], f
   return raw as T;
 }
 
+/** A database URL as an error may show it: its password never (`mysql://tpl:***@db:3306/tpl`). */
+export function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+}
+
 function databaseUrl(env: Env): string {
   const url = str(env, 'DATABASE_URL', 'sqlite:./data/dev.sqlite');
-  if (!/^sqlite:.+/.test(url) && !/^mysql:\/\/.+/.test(url)) {
-    throw new ConfigError(`DATABASE_URL must be sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db (got "${url}")`);
+  const refused = (why: string) => new ConfigError(`DATABASE_URL ${why} (got "${withoutPassword(url)}")`);
+  if (/^sqlite:.+/.test(url)) return url;
+  if (!/^mysql:\/\/.+/.test(url)) throw refused('must be sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw refused('is not a valid URL: mysql://user:pass@host:port/db, with a numeric port and special characters of the password percent-encoded');
   }
+  if (parsed.hostname === '') throw refused('names no host: mysql://user:pass@host:port/db');
   return url;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of a TRUST_PROXY list as Express takes it: a preset name, an address, or an address with a prefix length or netmask. */
+function proxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  return (/^\d{1,3}$/.test(range) && Number(range) <= (family === 4 ? 32 : 128)) || (family === 4 && isIP(range) === 4);
 }
 
 function trustProxy(env: Env): boolean | number | string {
@@ -106,6 +131,11 @@ function trustProxy(env: Env): boolean | number | string {
   if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
+  if (!raw.split(',').every((entry) => proxyEntry(entry.trim()))) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a number of hops, or a comma list of proxy addresses, CIDR ranges and loopback, linklocal or uniquelocal (got "${raw}")`,
+    );
+  }
   return raw;
 }
 

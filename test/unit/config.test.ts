@@ -107,6 +107,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).to.equal(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).to.equal(1);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).to.equal('loopback, 10.0.0.0/8');
+    expect(loadConfig({ TRUST_PROXY: '192.168.0.1/255.255.255.0,fd00::/8,uniquelocal' }).trustProxy).to.equal('192.168.0.1/255.255.255.0,fd00::/8,uniquelocal');
   });
 
   it('When APP_URL ends in slashes, Then they are removed', () => {
@@ -132,6 +133,11 @@ describe('loadConfig', () => {
       ['PORT', '80.5', /^PORT must be a whole number/],
       ['DATABASE_URL', 'postgres://x', /^DATABASE_URL must be sqlite:<path>, sqlite::memory: or mysql:\/\/.+ \(got "postgres:\/\/x"\)$/],
       ['DATABASE_URL', 'sqlite:', /^DATABASE_URL must be/],
+      // The password never shows in the line that refuses the URL.
+      ['DATABASE_URL', 'mariadb://tpl:S3cretPw@db.internal:3306/tpl', /^DATABASE_URL must be sqlite:.* \(got "mariadb:\/\/tpl:\*\*\*@db\.internal:3306\/tpl"\)$/],
+      ['DATABASE_URL', 'mysql://u:S3cretPw@localhost:notaport/db', /^DATABASE_URL is not a valid URL: .* \(got "mysql:\/\/u:\*\*\*@localhost:notaport\/db"\)$/],
+      ['TRUST_PROXY', 'maybe', /^TRUST_PROXY must be true, false, a number of hops, or a comma list .* \(got "maybe"\)$/],
+      ['TRUST_PROXY', 'loopback, 10.0.0.0/33', /^TRUST_PROXY must be/],
       ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)$/],
       ['WORKER', 'maybe', /^WORKER must be one of in-process, off \(got "maybe"\)$/],
       ['ANAF_ENABLED', 'perhaps', /^ANAF_ENABLED must be true or false \(got "perhaps"\)$/],
