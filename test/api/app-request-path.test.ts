@@ -269,6 +269,15 @@ describe('Request path', () => {
       expect(res.body).to.deep.equal({ message: 'The X-Company-Id header is required.' });
     });
 
+    it('When X-Company-Id is sent empty, Then it is as if it were not sent: 400 where it is required, the primary company where it is optional', async () => {
+      for (const empty of ['', '   ']) {
+        const res = await world.as('operator', null).post('/api/articles').set('X-Company-Id', empty).send(badBody).expect(400);
+        expect(res.body).to.deep.equal({ message: 'The X-Company-Id header is required.' });
+        const read = await world.as('operator', null).get('/api/companies').set('X-Company-Id', empty).expect(200);
+        expect(read.body.data.map((c: { id: number }) => c.id)).to.deep.equal((await world.as('operator', null).get('/api/companies').expect(200)).body.data.map((c: { id: number }) => c.id));
+      }
+    });
+
     it('When a viewer sends X-Company-Id, Then it is 403 even with a bad body', async () => {
       const res = await world.as('viewer').post('/api/articles').send(badBody).expect(403);
       expect(res.body).to.deep.equal({ message: `This action needs the operator role; your role in company ${world.client.name} is viewer.` });

@@ -29,6 +29,10 @@ function companyName(scope: CompanyScope): string {
 
 export function tenancy(deps: { db: Knex; resolveAccess: AccessResolver }): RequestHandler {
   return async (req, _res, next) => {
+    // An empty header is no header: the validator after this step would word it as a schema
+    // breach (422 "must not be empty") where a missing one is the house's 400.
+    const sent = req.headers['x-company-id'];
+    if (typeof sent === 'string' && sent.trim() === '') delete req.headers['x-company-id'];
     const op = req.operation!;
     if (op.companyHeader === 'absent' || !req.auth) return next();
     const raw = req.headers['x-company-id'];
