@@ -89,6 +89,17 @@ describe('Request path', () => {
       await login().send('{"email":').expect(400, { message: 'The request body is not valid JSON.' });
     });
 
+    it('When the body of a data operation cannot be read (400, 413, 415), Then the answer carries RateLimit-* and counts against the limit', async () => {
+      const remaining = async (res: { headers: Record<string, string> }): Promise<number> => Number(res.headers['ratelimit-remaining']);
+      const bad = (type: string, body: string) => world.as('operator').post('/api/articles').set('Content-Type', type).send(body);
+      const first = await bad('application/json', '{x').expect(400);
+      expect(first.headers).to.include.keys('ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset');
+      const tooLarge = await bad('application/json', JSON.stringify({ description: 'x'.repeat(1024 * 1024) })).expect(413);
+      expect(await remaining(tooLarge)).to.equal((await remaining(first)) - 1);
+      const utf16 = await bad('application/json; charset=utf-16', '{}').expect(415);
+      expect(await remaining(utf16)).to.equal((await remaining(first)) - 2);
+    });
+
     for (const body of ['null', 'true', '123', '"just a string"']) {
       it(`When the body is valid JSON but not an object (${body}), Then it is a 422 saying so, not a 400 calling it malformed`, async () => {
         await login().send(body).expect(422, { message: INVALID, errors: { body: ['The body field must be an object.'] } });

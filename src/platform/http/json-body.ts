@@ -1,8 +1,8 @@
 /**
  * Step 3: JSON bodies up to 1 MiB, sent as they are or compressed (`Content-Encoding` gzip, deflate
  * or br). Malformed JSON answers 400 and a larger body 413 (error-handler.ts); so do bytes that are
- * not what their Content-Encoding says (400) and an encoding we do not take (415), here, before any
- * token is looked at. A body the client stopped sending half-way is a 400 nobody reads (the
+ * not what their Content-Encoding says (400) and an encoding we do not take (415), right after the
+ * rate limits (which count it), before any token is looked at. A body the client stopped sending half-way is a 400 nobody reads (the
  * connection is gone), not a server error. GET and HEAD bodies are never read (no operation of the
  * document takes one, and the document declares no 400 or 413 for them).
  */
@@ -57,7 +57,20 @@ export function jsonBody(): RequestHandler {
   const parse = express.json({ limit: BODY_LIMIT, strict: false, type: 'application/json' });
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
-    if (otherCharset(req)) return next(CHARSET_REFUSED);
-    parse(req, res, (error?: unknown) => (error === undefined ? next() : next(bodyError(req, error))));
+    // A body that cannot be read is answered after the rate limits (step 4), which count it and
+    // give it their RateLimit-* headers like any answer of a limited operation: refuseUnreadBody.
+    if (otherCharset(req)) {
+      req.bodyError = CHARSET_REFUSED;
+      return next();
+    }
+    parse(req, res, (error?: unknown) => {
+      if (error !== undefined) req.bodyError = bodyError(req, error);
+      next();
+    });
   };
+}
+
+/** After the rate limits: the answer to a body step 3 could not read (400, 413 or 415), if any. */
+export function refuseUnreadBody(): RequestHandler {
+  return (req, _res, next) => next(req.bodyError);
 }

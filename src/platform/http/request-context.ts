@@ -8,6 +8,8 @@ declare module 'express-serve-static-core' {
     requestId: string;
     /** Step 2: the operation of the document this request calls. */
     operation?: ContractOperation;
+    /** Step 3: why the body could not be read (400, 413, 415), answered once step 4 has counted the request. */
+    bodyError?: unknown;
     /** Steps 5 and 6: the caller and its company scope. */
     auth?: RequestAuth;
   }
