@@ -78,7 +78,9 @@ describe('CLI issue-token and revoke-token', () => {
     await refused(['revoke-token', '--user', m.email], 'revoke-token --user needs --all (to revoke one token, pass --token <token>).');
     await refused(['revoke-token', '--all'], 'revoke-token --all needs --user <email>.');
     await refused(['revoke-token', '--token', 'abc', '--user', m.email, '--all'], 'revoke-token takes either --token <token> or --user <email> --all, not both.');
-    await refused(['revoke-token', '--token', 'abc'], '--token: this is not a personal access token (they start with 3pl_pat_).');
+    await refused(['revoke-token', '--token', 'abc'], '--token: this is not a personal access token: they are 3pl_pat_ and 43 more characters (this one has another start).');
+    // A token cut short says so, rather than that it does not start with the prefix it has.
+    await refused(['revoke-token', '--token', '3pl_pat_doesnotexist'], '--token: this is not a personal access token: they are 3pl_pat_ and 43 more characters (this one has 12 after the prefix: cut short or mistyped?).');
     await refused(['revoke-token', '--token', `3pl_pat_${'x'.repeat(43)}`], '--token: no such token (it was never issued here, or it was mistyped).');
     await refused(['revoke-token', '--user', 'nobody@example.test', '--all'], '--user nobody@example.test: there is no user with this email (create it with create-user).');
   });

@@ -40,7 +40,9 @@ export const revokeTokenCommand = defineCommand({
     if (o.all && o.user === undefined) throw new UsageError('revoke-token --all needs --user <email>.');
     if (o.token === undefined && o.user === undefined) throw new UsageError('revoke-token needs --token <token>, or --user <email> --all.');
     if (o.user !== undefined && !o.all) throw new UsageError('revoke-token --user needs --all (to revoke one token, pass --token <token>).');
-    if (o.token !== undefined && !looksLikeToken(o.token)) throw new UsageError(`--token: this is not a personal access token (they start with ${TOKEN_PREFIX}).`);
+    if (o.token !== undefined && !looksLikeToken(o.token)) {
+      throw new UsageError(`--token: this is not a personal access token: they are ${TOKEN_PREFIX} and 43 more characters (this one has ${o.token.startsWith(TOKEN_PREFIX) ? `${o.token.length - TOKEN_PREFIX.length} after the prefix: cut short or mistyped?` : 'another start'}).`);
+    }
   },
   async run(db, o, out, changed) {
     if (o.user !== undefined) {
