@@ -34,26 +34,38 @@ export class StaticBody {
   }
 }
 
-/** Whether If-None-Match names this ETag (or `*`); weak validators compare as strong ones here. */
-function notModified(req: Request, etag: string): boolean {
+/**
+ * The ETag of the representation sent: a strong validator names its bytes (RFC 9110, 8.8.3), so
+ * the gzip and br forms each have their own (`"<tag>-gzip"`), as the uncompressed one has its own.
+ */
+function etagOf(body: StaticBody, encoding: Encoding | undefined): string {
+  return encoding ? `${body.etag.slice(0, -1)}-${encoding}"` : body.etag;
+}
+
+/**
+ * Whether If-None-Match names the ETag of this content in any of its encodings (or `*`): a client
+ * that has it compressed one way has the same content; weak validators compare as strong ones here.
+ */
+function notModified(req: Request, body: StaticBody): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
+  const base = body.etag.slice(0, -1);
   return header.split(',').some((tag) => {
-    const value = tag.trim();
-    return value === '*' || value === etag || value === `W/${etag}`;
+    const value = tag.trim().replace(/^W\//, '');
+    return value === '*' || value === body.etag || (value.startsWith(`${base}-`) && value.endsWith('"'));
   });
 }
 
 /** Writes `body` with its validators: 304 when the client has it, else in the encoding it prefers. */
 export async function writeStatic(req: Request, res: Response, status: number, body: StaticBody): Promise<void> {
-  res.setHeader('ETag', body.etag);
+  const encoding = body.content.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : undefined;
+  res.setHeader('ETag', etagOf(body, encoding));
   res.setHeader('Cache-Control', body.cacheControl);
   res.setHeader('Vary', 'Accept-Encoding');
-  if (status === 200 && notModified(req, body.etag)) {
+  if (status === 200 && notModified(req, body)) {
     res.status(304).end();
     return;
   }
-  const encoding = body.content.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : undefined;
   const content = encoding ? await body.encoded(encoding) : body.content;
   res.status(status);
   res.setHeader('Content-Type', body.contentType);
