@@ -74,8 +74,15 @@ export function isUnexpectedError(error: unknown): boolean {
   return !(original instanceof GraphQLError);
 }
 
-/** An error a service or GraphQL itself meant for the client (not a bug). */
-const meant = (error: unknown): boolean => error instanceof Error && !isUnexpectedError(error);
+/**
+ * An error meant for the client: a service's 4xx (a 422, a 404) or GraphQL's own. Not a bug, and
+ * not an outage (a database fault, a 5xx of ours), which the operators must see.
+ */
+function meant(error: unknown): boolean {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof AppError) return httpStatusOf(original) < 500;
+  return original instanceof GraphQLError;
+}
 
 export function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;

@@ -163,14 +163,19 @@ describe('Webhook events reach subscriptions', () => {
     expect(namesOf((await deliveriesOf(on.eventId)).map((r) => r.webhook_id as number))).to.deep.equal(['all', 'created', 'provider']);
   });
 
-  it("When the client's module of the event is off as it is fanned out, Then no subscription gets it (the client's nor the provider's), as REST and the feed show none; on again, the next event is delivered", async () => {
-    const off = await recordArticle('operator');
-    await setModules(h.db, world.client.id, ['articles']);
+  /** One round of the worker while `modules` are off for the company, every module on again after it. */
+  async function roundWithModulesOff(companyId: number, modules: Parameters<typeof setModules>[2]): Promise<void> {
+    await setModules(h.db, companyId, modules);
     try {
       await worker.runOnce();
     } finally {
-      await setModules(h.db, world.client.id, []);
+      await setModules(h.db, companyId, []);
     }
+  }
+
+  it("When the client's module of the event is off as it is fanned out, Then no subscription gets it (the client's nor the provider's), as REST and the feed show none; on again, the next event is delivered", async () => {
+    const off = await recordArticle('operator');
+    await roundWithModulesOff(world.client.id, ['articles']);
     expect(await deliveriesOf(off.eventId)).to.deep.equal([]);
     const [event] = await outboxRows(h.db, { eventIds: [off.eventId] });
     expect(event!.dispatched_at, 'fanned out to nobody, not left waiting').not.to.equal(null);
@@ -180,12 +185,7 @@ describe('Webhook events reach subscriptions', () => {
 
   it("When the webhooks module of a subscription's company is off, Then that company's subscriptions get nothing and the others still do", async () => {
     const created = await recordArticle('operator');
-    await setModules(h.db, world.provider.id, ['webhooks']);
-    try {
-      await worker.runOnce();
-    } finally {
-      await setModules(h.db, world.provider.id, []);
-    }
+    await roundWithModulesOff(world.provider.id, ['webhooks']);
     expect(namesOf((await deliveriesOf(created.eventId)).map((r) => r.webhook_id as number))).to.deep.equal(['all', 'created']);
   });
 

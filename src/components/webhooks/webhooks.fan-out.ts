@@ -1,8 +1,9 @@
 /**
  * Fan-out: outbox events become one delivery per active subscription that wants them (and may get
- * them: the modules, see `delivered`), with the exact body it will send. Bounded whatever the burst: a transaction locks at most EVENTS_PER_BATCH
- * events and takes no more once it has written BATCH_BYTES of payloads; event data is loaded a few
- * events at a time (LOAD_BYTES, or one larger event); each INSERT holds at most INSERT_ROWS rows and
+ * them: the modules, see `delivered`), with the exact body it will send. Bounded whatever the
+ * burst: a transaction locks at most EVENTS_PER_BATCH events and takes no more once it has written
+ * BATCH_BYTES of payloads; event data is loaded a few events at a time (LOAD_BYTES, or one larger
+ * event); each INSERT holds at most INSERT_ROWS rows and
  * INSERT_BYTES of payloads (SQLite refuses more than 500 terms in a compound SELECT, MariaDB a
  * statement beyond max_allowed_packet, 16 MiB by default), so the memory of a round is a few MiB
  * however many subscriptions want an event. A round fans out at most ROUND_EVENTS events.

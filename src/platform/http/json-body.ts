@@ -2,8 +2,8 @@
  * Step 3: JSON bodies up to 1 MiB, sent as they are or compressed (`Content-Encoding` gzip, deflate
  * or br). Malformed JSON answers 400 and a larger body 413 (error-handler.ts); so do bytes that are
  * not what their Content-Encoding says (400) and an encoding we do not take (415), right after the
- * rate limits (which count it), before any token is looked at. A body the client stopped sending half-way is a 400 nobody reads (the
- * connection is gone), not a server error. GET and HEAD bodies are never read (no operation of the
+ * rate limits (which count it), before any token is looked at. A body the client stopped sending
+ * half-way is a 400 nobody reads (the connection is gone), not a server error. GET and HEAD bodies are never read (no operation of the
  * document takes one, and the document declares no 400 or 413 for them).
  */
 import express from 'express';
