@@ -1,11 +1,8 @@
-import { once } from 'node:events';
-import { createServer, type RequestListener } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express from 'express';
 import knex from 'knex';
 import { pino, type Logger } from 'pino';
-import request, { type Test } from 'supertest';
+import request from 'supertest';
 import { buildApp, harness, type Harness } from '../helpers/harness.js';
 import { api, unchecked } from '../helpers/api.js';
 import { closedPort } from '../helpers/net.js';
@@ -15,26 +12,6 @@ import { errorHandler } from '../../src/platform/http/error-handler.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const INVALID = 'The given data was invalid.';
-
-/**
- * A POST with `headers` and no body at all, as `curl -X POST` sends it: no Content-Length and no
- * chunks (supertest and fetch send Content-Length: 0), read back as status and JSON body.
- */
-async function noBody(app: RequestListener, path: string, headers: Readonly<Record<string, string>>): Promise<{ status: number; body: { errors: Record<string, string[]> } }> {
-  const server = createServer(app).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  try {
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(`POST ${path} HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n${lines.join('')}\r\n`);
-    const chunks: Buffer[] = [];
-    for await (const chunk of socket) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { errors: Record<string, string[]> } };
-  } finally {
-    server.close();
-  }
-}
 
 /** A logger whose lines the test can read. */
 function capturingLogger(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
@@ -79,87 +56,6 @@ describe('Request path', () => {
       expect(first.headers['x-request-id']).to.match(UUID);
       expect(second.headers['x-request-id']).to.match(UUID);
       expect(first.headers['x-request-id']).not.to.equal(second.headers['x-request-id']);
-    });
-  });
-
-  describe('Request bodies', () => {
-    const login = (type = 'application/json'): Test => api(h.app).post('/api/auth/token').set('Content-Type', type);
-
-    it('When the JSON is malformed, Then it answers 400 with the contract body', async () => {
-      await login().send('{"email":').expect(400, { message: 'The request body is not valid JSON.' });
-    });
-
-    it('When the body of a data operation cannot be read (400, 413, 415), Then the answer carries RateLimit-* and counts against the limit', async () => {
-      const remaining = async (res: { headers: Record<string, string> }): Promise<number> => Number(res.headers['ratelimit-remaining']);
-      const bad = (type: string, body: string) => world.as('operator').post('/api/articles').set('Content-Type', type).send(body);
-      const first = await bad('application/json', '{x').expect(400);
-      expect(first.headers).to.include.keys('ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset');
-      const tooLarge = await bad('application/json', JSON.stringify({ description: 'x'.repeat(1024 * 1024) })).expect(413);
-      expect(await remaining(tooLarge)).to.equal((await remaining(first)) - 1);
-      const utf16 = await bad('application/json; charset=utf-16', '{}').expect(415);
-      expect(await remaining(utf16)).to.equal((await remaining(first)) - 2);
-    });
-
-    for (const body of ['null', 'true', '123', '"just a string"']) {
-      it(`When the body is valid JSON but not an object (${body}), Then it is a 422 saying so, not a 400 calling it malformed`, async () => {
-        await login().send(body).expect(422, { message: INVALID, errors: { body: ['The body field must be an object.'] } });
-      });
-    }
-
-    it('When an operation that takes no body is sent null, Then it is a 422 saying it takes none', async () => {
-      const res = await world.as('operator').post('/api/sales-orders/999999/release').set('Content-Type', 'application/json').send('null').expect(422);
-      expect(res.body.errors).to.deep.equal({ body: ['This operation takes no request body.'] });
-    });
-
-    for (const [what, headers] of [
-      ['Content-Type: application/json', { 'Content-Type': 'application/json' }],
-      ['Content-Type: application/json and Content-Encoding: gzip', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }],
-    ] as const) {
-      it(`When a request names ${what} but sends no body at all, Then its required fields are named in a 422 (it was a 500)`, async () => {
-        const res = await noBody(h.app, '/api/auth/token', headers);
-        expect(res.status).to.equal(422);
-        expect(Object.keys(res.body.errors)).to.deep.equal(['email', 'password']);
-      });
-    }
-
-    it('When a string of the body holds half of a surrogate pair (a lone \\uD800 escape), Then it is a 422 on that field with the other problems', async () => {
-      const res = await login().send('{"email":"not-an-email","password":"x\\ud800y","device_name":7}').expect(422);
-      expect(res.body.errors).to.deep.equal({
-        email: ['The email field must be a valid email address.'],
-        device_name: ['The device_name field must be a string.'],
-        password: ['The password field must be valid Unicode text: it holds half of a surrogate pair (a lone \\uD800-\\uDFFF escape).'],
-      });
-    });
-
-    it('When the JSON body is over 1 MiB, Then it answers 413 with the error body', async () => {
-      const body = JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(1024 * 1024) });
-      await login().send(body).expect(413, { message: 'The request body is larger than 1 MiB.' });
-    });
-
-    it('When the JSON body is exactly 1 MiB, Then it is read and validated (422, not 413)', async () => {
-      const head = '{"email":"a@b.co","password":"';
-      const body = `${head}${'x'.repeat(1024 * 1024 - head.length - 2)}"}`;
-      expect(Buffer.byteLength(body)).to.equal(1024 * 1024);
-      const errors = { password: ['The password field must not be longer than 255 characters.'] };
-      await login().send(body).expect(422, { message: INVALID, errors });
-    });
-
-    it('When the content type is text/plain, Then it answers 415 with a message', async () => {
-      await login('text/plain').send('email=a@b.co').expect(415, { message: 'The request body must be application/json.' });
-    });
-
-    for (const charset of ['latin1', 'utf-16', 'UTF-16LE', '"utf-32"']) {
-      it(`When the JSON is declared in another charset (${charset}), Then it answers 415`, async () => {
-        await login(`application/json; charset=${charset}`)
-          .send('{"email":"a@b.co","password":"x"}')
-          .expect(415, { message: 'The request body must be UTF-8 encoded JSON.' });
-      });
-    }
-
-    it('When the JSON is declared UTF-8 (in any case, quoted or not), Then it is read', async () => {
-      for (const charset of ['utf-8', 'UTF-8', '"UTF-8"']) {
-        await login(`application/json; charset=${charset}`).send('{"email":"a@b.co","password":"x"}').expect(422);
-      }
     });
   });
 
