@@ -2,7 +2,7 @@
  * The only reader of process.env: parses, validates and freezes the configuration. A bad value
  * stops the start with one line that names the variable and says what is expected.
  */
-import { isIP } from 'node:net';
+import { createRequire } from 'node:module';
 
 export type WorkerMode = 'in-process' | 'off';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -114,16 +114,19 @@ function databaseUrl(env: Env): string {
   return url;
 }
 
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** One entry of a TRUST_PROXY list as Express takes it: a preset name, an address, or an address with a prefix length or netmask. */
-function proxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address = '', range, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (range === undefined) return true;
-  return (/^\d{1,3}$/.test(range) && Number(range) <= (family === 4 ? 32 : 128)) || (family === 4 && isIP(range) === 4);
+/**
+ * Whether Express takes `value` as its `trust proxy` setting: a list of addresses, CIDR ranges or
+ * netmasks and the names loopback, linklocal, uniquelocal, read by Express itself (it throws on
+ * anything else). Express is loaded here only for such a list, so the CLI does not pay for it.
+ */
+function expressTrusts(value: string): boolean {
+  const express = createRequire(import.meta.url)('express') as () => { set(name: string, value: unknown): unknown };
+  try {
+    express().set('trust proxy', value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function trustProxy(env: Env): boolean | number | string {
@@ -131,7 +134,7 @@ function trustProxy(env: Env): boolean | number | string {
   if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  if (!raw.split(',').every((entry) => proxyEntry(entry.trim()))) {
+  if (!expressTrusts(raw)) {
     throw new ConfigError(
       `TRUST_PROXY must be true, false, a number of hops, or a comma list of proxy addresses, CIDR ranges and loopback, linklocal or uniquelocal (got "${raw}")`,
     );

@@ -4,6 +4,7 @@
  * that tracks neither refuses them (a lot on untracked stock would be a balance nobody can find).
  * A sales order line may only pin a lot (`pin`): never required, refused for an article without lots.
  */
+import { hasControlCharacter } from '../../kernel/text.js';
 
 /** What of an article the lot rules read. */
 export interface LotArticle {
@@ -31,8 +32,6 @@ export const lotMessages = {
   expiryRefused: (code: string) => `Article ${code} does not track expiry dates: leave the expiry_date out.`,
 };
 
-/** Unicode's control characters (Cc): C0, DEL and C1 (U+0080 to U+009F). */
-const CONTROL = /\p{Cc}/u;
 
 /** Whether the article keeps its stock per lot or expiry date (and so is allocated earliest expiry first). */
 export function tracksLots(article: Pick<LotArticle, 'lot_tracked' | 'expiry_tracked'>): boolean {
@@ -54,7 +53,7 @@ export function lineLot(article: LotArticle, line: LotInputFields, mode: 'inboun
   const lot = line.lot ?? undefined;
   const expiry = line.expiry_date ?? undefined;
   if (lot !== undefined && !article.lot_tracked) fail('lot', lotMessages.lotRefused(article.article_code));
-  else if (lot !== undefined && (lot.trim() !== lot || CONTROL.test(lot))) fail('lot', lotMessages.lotBlank);
+  else if (lot !== undefined && (lot.trim() !== lot || hasControlCharacter(lot))) fail('lot', lotMessages.lotBlank);
   else if (lot === undefined && article.lot_tracked && mode === 'inbound') fail('lot', lotMessages.lotRequired(article.article_code));
   if (mode === 'inbound') {
     if (expiry !== undefined && !article.expiry_tracked) fail('expiry_date', lotMessages.expiryRefused(article.article_code));

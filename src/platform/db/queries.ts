@@ -1,10 +1,9 @@
 /** Query helpers every repository shares: a page of rows with the total, a contains-search, a client's code taken. */
 import type { Knex } from 'knex';
 import { pageWindow, type PageRequest } from '../../kernel/paging.js';
+import { hasControlCharacter } from '../../kernel/text.js';
 import { InputError } from '../errors.js';
 
-/** Unicode's control characters (Cc): SQLite's LIKE ends a pattern at NUL, so `search=%00` matched everything. */
-const CONTROL = /\p{Cc}/u;
 
 export interface Paged<T> {
   rows: T[];
@@ -30,7 +29,8 @@ export async function paged<Row, T>(query: Knex.QueryBuilder, page: PageRequest,
  */
 export function whereContains<T extends Knex.QueryBuilder>(query: T, columns: readonly string[], term: string | undefined): T {
   if (term === undefined || term.trim() === '') return query;
-  if (CONTROL.test(term)) throw InputError.field('search', 'The search field must not hold control characters.');
+  // SQLite's LIKE ends a pattern at NUL: `search=%00` matched everything.
+  if (hasControlCharacter(term)) throw InputError.field('search', 'The search field must not hold control characters.');
   const pattern = `%${term.trim().toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
   return query.where((q) => {
     for (const column of columns) q.orWhereRaw(`LOWER(??) LIKE ? ESCAPE '!'`, [column, pattern]);
