@@ -111,6 +111,21 @@ const messages = {
  * The lines resolved against their articles, in the caller's transaction; each problem joins
  * `options.problems` (the caller throws them with its own). Only the lines without problems are answered.
  */
+/**
+ * Whether `lines` are a document's lines as stored: the same articles, units, quantities (in
+ * thousandths) and pinned lots ('' or null for none), in the same order. A document sent again
+ * with its own lines changes nothing (its lines keep their ids).
+ */
+export function sameLines(lines: readonly ResolvedLine[], stored: ReadonlyArray<{ article_id: number; um3pl: string; quantity: number | string; lot?: string | null }>): boolean {
+  return (
+    lines.length === stored.length &&
+    lines.every((l, i) => {
+      const s = stored[i]!;
+      return l.articleId === s.article_id && l.um3pl === s.um3pl && l.quantity === Number(s.quantity) && l.lot === (s.lot ?? '');
+    })
+  );
+}
+
 export async function resolveLines(tx: Knex, context: LineContext, lines: readonly LineInput[], options: LineOptions): Promise<ResolvedLine[]> {
   const prefix = options.prefix ?? 'items';
   const clients = context.clientId === undefined ? context.clientIds : [context.clientId];

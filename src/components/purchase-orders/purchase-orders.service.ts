@@ -14,12 +14,12 @@ import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { companyScope, type TenantContext } from '../../platform/tenant-context.js';
-import { resolveLines, type ResolvedLine } from '../documents/document-lines.js';
+import { resolveLines, sameLines, type ResolvedLine } from '../documents/document-lines.js';
 import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { Problems } from '../../platform/problems.js';
 import { getPartner } from '../reference/reference.service.js';
 import * as repository from './purchase-orders.repository.js';
-import type { ItemRow, Order, OrderRow, PurchaseOrder } from './purchase-orders.repository.js';
+import type { Order, OrderRow, PurchaseOrder } from './purchase-orders.repository.js';
 import { anythingReceived, deriveStatus, OPEN_STATUSES, statusChangeRefusal } from './purchase-orders.rules.js';
 
 export type { Order, PurchaseOrder };
@@ -117,11 +117,6 @@ export async function createPurchaseOrder(ctx: TenantContext, body: Schema<'Purc
  * Header fields change at any time; the lines and the cancellation only while nothing is
  * received. The order's row is locked first, and every check reads the order as it then is.
  */
-/** Whether `lines` are the order's lines as they are: the same articles, units and quantities, in the same order. */
-function sameLines(lines: readonly ResolvedLine[], items: readonly ItemRow[]): boolean {
-  return lines.length === items.length && lines.every((l, i) => l.articleId === items[i]!.article_id && l.um3pl === items[i]!.um3pl && l.quantity === Number(items[i]!.quantity));
-}
-
 export async function updatePurchaseOrder(ctx: TenantContext, id: number, body: Schema<'PurchaseOrderUpdate'>): Promise<PurchaseOrder> {
   const scope = companyScope(ctx);
   await requireOrder(ctx.db, ctx.scope, id);

@@ -15,13 +15,13 @@ import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { type EventType } from '../../platform/outbox.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
-import { resolveLines, type ResolvedLine } from '../documents/document-lines.js';
+import { resolveLines, sameLines, type ResolvedLine } from '../documents/document-lines.js';
 import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { Problems } from '../../platform/problems.js';
 import { checkWarehouse, getPartner } from '../reference/reference.service.js';
 import { inLockOrder, reserveStock } from '../stock/stock.service.js';
 import * as repository from './sales-orders.repository.js';
-import type { SalesOrder, SalesOrderItemRow, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
+import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
 import { leftToShip, OPEN_STATUSES, SHIPPED_STATUSES, type SalesOrderStatus } from './sales-orders.rules.js';
 
 export type { SalesOrder, SalesOrderResource };
@@ -182,14 +182,6 @@ export async function createSalesOrder(ctx: TenantContext, body: Schema<'SalesOr
  * order is new. The order's row is locked first (a plain read before it would, on MySQL/MariaDB,
  * fix a snapshot older than a concurrent move), and every check reads the order as it then is.
  */
-/** Whether `lines` are the order's lines as they are: the same articles, units, quantities and pinned lots, in the same order. */
-function sameLines(lines: readonly ResolvedLine[], items: readonly SalesOrderItemRow[]): boolean {
-  return (
-    lines.length === items.length &&
-    lines.every((l, i) => l.articleId === items[i]!.article_id && l.um3pl === items[i]!.um3pl && l.quantity === Number(items[i]!.quantity) && l.lot === (items[i]!.lot ?? ''))
-  );
-}
-
 export async function updateSalesOrder(ctx: TenantContext, id: number, body: Schema<'SalesOrderUpdate'>): Promise<SalesOrderResource> {
   const scope = companyScope(ctx);
   await requireOrder(ctx.db, ctx.scope, id);
