@@ -94,17 +94,19 @@ function deriveOperation(doc: OpenApiDoc, pathItem: Json, op: Json, method: stri
   // no 422, and a cache-busting `?v=2` on the document or the docs page must not fail.
   if (resolved.length === 0 && !readsBody) op['x-eov-allow-unknown-query-parameters'] = true;
   const limited = op['x-rate-limit'] !== 'none';
+  const takesCredentials = security.some((req) => Object.keys(req).length > 0);
 
   const derived: Array<[string, string, boolean]> = [
     ['400', 'BadRequest', readsBody || company?.required === true],
-    ['401', 'Unauthenticated', security.some((req) => Object.keys(req).length > 0)],
+    ['401', 'Unauthenticated', takesCredentials],
     ['403', 'Forbidden', op['x-role'] !== 'none' || op['x-module'] !== 'none' || company !== undefined],
     ['404', 'NotFound', resolved.some((p) => p.in === 'path')],
     ['409', 'Conflict', op['x-idempotent'] === true],
     ['413', 'PayloadTooLarge', readsBody],
     ['415', 'UnsupportedMediaType', readsBody],
     ['422', 'ValidationFailed', readsBody || resolved.length > 0],
-    ['429', 'TooManyRequests', limited],
+    // The failed-authentication ceiling holds back every operation that looks at a credential.
+    ['429', 'TooManyRequests', limited || takesCredentials],
     ['503', 'IntegrationNotConfigured', security.some((req) => 'etsmToken' in req || 'mdmToken' in req)],
     ['503', 'DatabaseUnavailable', op['x-database'] !== false],
   ];

@@ -4011,6 +4011,21 @@ export interface components {
                 "application/json": components["schemas"]["ValidationErrorBody"];
             };
         };
+        /** @description A rate limit is exceeded, or the client address has had too many failed authentications this minute. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Too many requests. Try again in 42 seconds."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The database is unreachable or does not answer in time, or a write kept colliding with concurrent writes of the same records (nothing was changed). Retry after `Retry-After` seconds. */
         DatabaseUnavailable: {
             headers: {
@@ -4418,6 +4433,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DatabaseUnavailable"];
         };
     };

@@ -81,11 +81,15 @@ describe('Logins per client address and password checks at once', () => {
 const CEILING = 5;
 const inventedToken = (): string => `3pl_pat_${randomBytes(32).toString('base64url')}`;
 
-/** A 429 of the failed-authentication ceiling: Retry-After within the minute, the message saying why. */
+/**
+ * A 429 of the failed-authentication ceiling: Retry-After within the minute, the message saying why,
+ * and the ceiling's own RateLimit-* headers (the limit, none left, the seconds until it resets).
+ */
 function heldBack(res: Response): void {
   expect(res.status, res.text).to.equal(429);
   const retry = Number(res.headers['retry-after']);
   expect(retry, 'Retry-After').to.be.within(1, 60);
+  expect([res.headers['ratelimit-limit'], res.headers['ratelimit-remaining'], res.headers['ratelimit-reset']]).to.deep.equal([String(CEILING), '0', String(retry)]);
   expect(res.body).to.deep.equal({ message: `Too many failed authentications from this address. Try again in ${retry} seconds.` });
 }
 
@@ -139,6 +143,12 @@ describe('Failed authentications per client address', () => {
     heldBack(await from('203.0.113.13', inventedToken()));
     await from('203.0.113.13', active.token).expect(200);
     heldBack(await from('203.0.113.13', newcomer.token));
+  });
+
+  it('When an address is over the ceiling, Then an operation that takes a token without needing one (the discovery index) answers the documented 429 too', async () => {
+    for (let i = 0; i < CEILING; i++) await api(h.app, { token: inventedToken() }).get('/api').set('X-Forwarded-For', '203.0.113.15').expect(401);
+    heldBack(await api(h.app, { token: inventedToken() }).get('/api').set('X-Forwarded-For', '203.0.113.15'));
+    await api(h.app).get('/api').set('X-Forwarded-For', '203.0.113.15').expect(200);
   });
 
   it('When requests carry no credential, Then the ceiling does not apply to them (they are refused without a look-up anyway)', async () => {

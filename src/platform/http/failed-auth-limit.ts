@@ -2,7 +2,7 @@
  * The ceiling on failed authentications per client address. Every answer 401 to a request that
  * carried a credential counts against its address; once an address has `perMinute` of them in the
  * current window (a minute from its first failure), a request from it that carries a credential
- * answers 429 with Retry-After before the credential is looked at (no database, no hash compare),
+ * answers 429 with Retry-After (and the ceiling's RateLimit-* headers) before the credential is looked at (no database, no hash compare),
  * so invented tokens and guesses of the shared integration secrets cost nothing and get no further
  * than the ceiling. Refused requests do not count, so the block ends with the window in which the
  * failures were made.
@@ -57,7 +57,11 @@ export function failedAuthLimit(options: { perMinute: number; windowMs: number; 
     } catch (error) {
       return next(error);
     }
-    if (wait !== undefined) return next(new TooManyRequestsError(wait, 'Too many failed authentications from this address'));
+    if (wait !== undefined) {
+      // The ceiling's own state, as every limited answer carries its limit's (draft-6 headers).
+      res.set({ 'RateLimit-Limit': String(perMinute), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(wait) });
+      return next(new TooManyRequestsError(wait, 'Too many failed authentications from this address'));
+    }
     watch(req, res, credential, address);
     next();
   };
