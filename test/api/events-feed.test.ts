@@ -79,6 +79,12 @@ describe('GET /api/events', () => {
     const bad = await feed(world, 'viewer', '?types=article.deleted').expect(422);
     expect(Object.keys(bad.body.errors)).to.deep.equal(['types']);
     expect(bad.body.errors.types[0]).to.match(/^The types field must be one of: article.created, /);
+    // `*` (a subscription's wildcard, not a type) sent unencoded, as URLSearchParams leaves it.
+    for (const types of ['*', 'stock.changed,*']) {
+      const wildcard = await feed(world, 'viewer', `?types=${types}`).expect(422);
+      expect(wildcard.body.errors, types).to.have.keys('types');
+      expect(wildcard.body.errors.types[0], types).to.match(/^The types field must be a comma-separated list of: article.created, /);
+    }
   });
 
   it('When the provider reads in its own scope, Then it sees both clients\' events; a client sees its own only, and another tenant none', async () => {

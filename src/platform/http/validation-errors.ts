@@ -60,18 +60,24 @@ function reword(message: string): string {
   return message;
 }
 
-type ParameterSchema = { type?: string; enum?: unknown[]; $ref?: string };
+type ParameterSchema = { type?: string; enum?: unknown[]; $ref?: string; items?: ParameterSchema };
 
-/** A parameter's schema, its $ref resolved in the document. */
-function schemaOf(parameter: Parameter | undefined): ParameterSchema | undefined {
-  const schema = parameter?.schema as ParameterSchema | undefined;
+/** A schema with its $ref resolved in the document. */
+function resolved(schema: ParameterSchema | undefined): ParameterSchema | undefined {
   if (typeof schema?.$ref !== 'string') return schema;
   return (readDocument().components as { schemas?: Record<string, ParameterSchema> }).schemas?.[schema.$ref.replace('#/components/schemas/', '')];
 }
 
 /** What the value of a parameter must be, from its schema: `must be an integer`. */
 function mustBe(parameter: Parameter | undefined): string | undefined {
-  const schema = schemaOf(parameter);
+  const schema = resolved(parameter?.schema as ParameterSchema | undefined);
+  if (schema?.type === 'array') {
+    // A list (`types=a,b`, `article_id=8,9`): what its values must be, not "an array" (it is one).
+    const items = resolved(schema.items);
+    if (items?.enum) return `must be a comma-separated list of: ${items.enum.join(', ')}`;
+    if (items?.type === 'integer') return 'must be a comma-separated list of integers';
+    return undefined;
+  }
   if (schema?.enum) return `must be one of: ${schema.enum.join(', ')}`;
   if (schema?.type && schema.type !== 'string') return `must be ${TYPE_NAMES[schema.type] ?? schema.type}`;
   return undefined;

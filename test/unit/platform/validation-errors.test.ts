@@ -9,6 +9,8 @@ const PARAMETERS: Parameter[] = [
   { name: 'article_id', in: 'query', schema: { type: 'integer' } },
   { name: 'stock_type', in: 'query', schema: { $ref: '#/components/schemas/StockType' } },
   { name: 'code', in: 'query', schema: { type: 'string' } },
+  { name: 'article_ids', in: 'query', schema: { type: 'array', items: { type: 'integer' } } },
+  { name: 'types', in: 'query', schema: { type: 'array', items: { $ref: '#/components/schemas/StockType' } } },
 ];
 
 /** One error as express-openapi-validator reports it (ajv's keyword + '.openapi.validation'). */
@@ -129,6 +131,14 @@ describe('toFieldErrors', () => {
         article_id: ['The article_id field must be an integer.'],
         stock_type: ['The stock_type field must be one of: STOC_OK, STOC_DEFECT, STOC_QUARANTINE.'],
         code: ["The code field must percent-encode the reserved characters : / ? # [ ] @ ! $ & ' ( ) * + , ; = it contains."],
+      });
+    });
+
+    it('When a list value has reserved characters (types=stock.changed,*), Then it says what the list must hold, not that it must be an array', () => {
+      const raw = (name: string) => ({ path: `/query/${name}`, message: `Parameter '${name}' must be url encoded. Its value may not contain reserved characters.` });
+      expect(toFieldErrors([raw('article_ids'), raw('types')], PARAMETERS)).to.deep.equal({
+        article_ids: ['The article_ids field must be a comma-separated list of integers.'],
+        types: ['The types field must be a comma-separated list of: STOC_OK, STOC_DEFECT, STOC_QUARANTINE.'],
       });
     });
 
