@@ -12,7 +12,7 @@ import { exitOnStartupFailure, loadConfigOrExit } from './platform/startup.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './platform/http/http-server.js';
 import { createDb, engineOf } from './platform/db/database.js';
-import { createLogger } from './platform/logger.js';
+import { createLogger, knexLog } from './platform/logger.js';
 import { createMetrics } from './platform/metrics.js';
 import { connectRedis } from './platform/redis.js';
 import { startScheduler } from './scheduler.js';
@@ -32,7 +32,7 @@ const IDLE_SWEEP_MS = 250;
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config);
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, { log: knexLog(logger) });
   if (engineOf(db) === 'sqlite') await migrateLatest(db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const auth = createInstanceAuthCache(config, redis, logger);

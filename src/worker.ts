@@ -7,12 +7,12 @@
  */
 import { loadConfigOrExit } from './platform/startup.js';
 import { createDb } from './platform/db/database.js';
-import { createLogger } from './platform/logger.js';
+import { createLogger, knexLog } from './platform/logger.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
-const db = createDb(config.databaseUrl);
+const db = createDb(config.databaseUrl, { log: knexLog(logger) });
 const worker = createWebhookWorker({
   db,
   logger,

@@ -6,6 +6,7 @@
  * message and the stack frames, never the statement, its values or a payload in them.
  */
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 
 /** Properties of a driver error that carry the statement or its values. */
@@ -102,6 +103,16 @@ export function loggerOptions(config: Pick<Config, 'logLevel' | 'appName'>): Log
 /** The logger of a process; `destination` (stdout when absent) lets tests read the lines. */
 export function createLogger(config: Pick<Config, 'logLevel' | 'appName'>, destination?: DestinationStream): Logger {
   return destination ? pino(loggerOptions(config), destination) : pino(loggerOptions(config));
+}
+
+/**
+ * Knex's own warnings, errors and deprecations (a connection it could not open, with the driver's
+ * stack) as lines of the process logger: knex writes them on the console otherwise, plain text
+ * among the JSON lines, which a log collector cannot read.
+ */
+export function knexLog(logger: Logger): NonNullable<Knex.Config['log']> {
+  const line = (level: 'warn' | 'error') => (message: unknown) => logger[level]({ source: 'knex' }, String(message));
+  return { warn: line('warn'), error: line('error'), deprecate: line('warn'), debug: () => undefined };
 }
 
 /**

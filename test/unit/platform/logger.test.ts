@@ -4,7 +4,11 @@
  */
 import { expect } from 'chai';
 import { GraphQLError } from 'graphql';
-import { createLogger, errorSerializer } from '../../../src/platform/logger.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDb } from '../../../src/platform/db/database.js';
+import { createLogger, errorSerializer, knexLog } from '../../../src/platform/logger.js';
 
 const STATEMENT = "insert into `webhook_deliveries` (`payload`) values ('{\"secret-payload\":1}')";
 
@@ -68,5 +72,21 @@ describe('Logger: the error serializer', () => {
     expect(lines).to.have.length(3);
     for (const line of lines) expect(line).to.not.include('secret-payload');
     expect(JSON.parse(lines[2]!).args[1]).to.equal('context');
+  });
+
+  it('When knex cannot open the database (a directory given as the SQLite file), Then what it says is a JSON line of the process logger, not console text', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ logLevel: 'info', appName: 'test' }, { write: (line: string) => void lines.push(line) });
+    const db = createDb(`sqlite:${mkdtempSync(join(tmpdir(), 'tpl-knex-log-'))}`, { log: knexLog(logger) });
+    try {
+      const failure = await db.raw('select 1').then(() => undefined, (error: unknown) => error);
+      expect(String(failure)).to.match(/unable to open database file/);
+    } finally {
+      await db.destroy();
+    }
+    const warnings = lines.map((line) => JSON.parse(line) as { level: number; source?: string; msg: string });
+    expect(warnings.length).to.be.at.least(1);
+    expect(warnings[0]).to.include({ level: 40, source: 'knex' });
+    expect(warnings[0]!.msg).to.match(/^Acquire connection error: SqliteError: unable to open database file/);
   });
 });
