@@ -160,6 +160,22 @@ describe('Webhook target URLs', () => {
     expect(ok.body.data.url).to.equal(next);
   });
 
+  it('When a URL within 2048 characters grows past them once normalised (é is %C3%A9), Then POST and PUT answer 422 on url saying so, and nothing is stored', async () => {
+    const long = `${PUBLIC}/${'é'.repeat(400)}`;
+    const stored = new URL(long).href;
+    expect([long.length <= 2048, stored.length > 2048]).to.deep.equal([true, true]);
+    const message = `The url must not be longer than 2048 characters as it is stored, normalised (new URL(url).href: characters beyond ASCII percent-encoded); this one is ${stored.length}.`;
+    const before = await count();
+    await as(strict).post('/api/webhooks').send({ url: long, events: ['*'], active: false }).expect(refused(message));
+    expect(await count()).to.equal(before);
+    const { id, url } = await publicWebhook(strict);
+    await as(strict).put(`/api/webhooks/${id}`).send({ url: long }).expect(refused(message));
+    expect((await shared.db('webhooks').where('id', id).first()).url).to.equal(url);
+    const fits = `${PUBLIC}/${'é'.repeat(336)}abcde`;
+    expect(new URL(fits).href.length).to.equal(2048);
+    expect((await as(strict).put(`/api/webhooks/${id}`).send({ url: fits }).expect(200)).body.data.url).to.equal(new URL(fits).href);
+  });
+
   it('When WEBHOOK_ALLOW_PRIVATE_TARGETS and WEBHOOK_ALLOW_HTTP are true, Then loopback, private and unresolvable hosts are accepted', async () => {
     const urls = [
       'http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'https://[::1]:9/hook', 'https://10.0.0.1/hook',

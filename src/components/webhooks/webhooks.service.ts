@@ -23,12 +23,17 @@ import { eventBody } from '../../platform/outbox.js';
 
 type WithSecret = Schema<'WebhookWithSecret'>;
 
+/** The longest url stored (the document's maxLength, the column's size), normalised. */
+const MAX_URL_LENGTH = 2048;
+
 const messages = {
   notFound: (id: number) => `Webhook ${id} was not found.`,
   tooMany: (max: number) =>
     `The company already has ${max} webhook subscriptions, the most it may have. Delete one it no longer needs (DELETE /api/webhooks/{id}), or widen one's events, instead of adding another.`,
   deliveryNotFound: (id: number) => `Delivery ${id} was not found.`,
   mixedEvents: 'Use "*" alone for every event, or name the events without "*", not both.',
+  urlTooLong: (length: number) =>
+    `The url must not be longer than ${MAX_URL_LENGTH} characters as it is stored, normalised (new URL(url).href: characters beyond ASCII percent-encoded); this one is ${length}.`,
   pingOff: (id: number) => `Webhook ${id} is switched off, so it cannot be pinged. Switch it on with PUT /api/webhooks/${id} {"active": true}, then ping it again.`,
   redeliverOff: (id: number) => `Webhook ${id} is switched off, so nothing is sent to it. Switch it on with PUT /api/webhooks/${id} {"active": true}, then redeliver again.`,
 };
@@ -46,11 +51,14 @@ function companyOf(scope: CompanyScope): number {
 async function checkTarget(body: { url?: string; events?: string[] }, policy: TargetPolicy): Promise<{ url?: string; events?: string[] }> {
   const errors: FieldErrors = {};
   const refusal = body.url === undefined ? undefined : await refuseTarget(body.url, policy);
+  // What is stored may be longer than what was sent (`é` is `%C3%A9`): its length is checked too.
+  const url = body.url === undefined || refusal ? undefined : normalisedUrl(body.url);
   if (refusal) errors.url = [refusal];
+  else if (url !== undefined && url.length > MAX_URL_LENGTH) errors.url = [messages.urlTooLong(url.length)];
   if (body.events && mixesWildcard(body.events)) errors.events = [messages.mixedEvents];
   const problems = Object.values(errors).flat();
   if (problems.length > 0) throw new InputError(errors, problems.length === 1 ? problems[0] : undefined);
-  return { url: body.url === undefined ? undefined : normalisedUrl(body.url), events: body.events && unique(body.events) };
+  return { url, events: body.events && unique(body.events) };
 }
 
 function unique<T>(values: readonly T[]): T[] {
