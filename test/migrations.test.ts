@@ -69,6 +69,44 @@ describe('Migrations', () => {
     }
   });
 
+  describe('016: codes compare exactly', () => {
+    let old: TestDatabase;
+
+    before(async () => {
+      old = await createScratchDatabase();
+      await migrateTo(old.db, '015_outbox_waiting_index');
+    });
+
+    after(async () => {
+      await old?.close();
+    });
+
+    it('When codes differ only by trailing spaces, Then after 016 they are two codes on both engines, each found by itself; columns keep their nullability and defaults', async () => {
+      const db = old.db;
+      const now = '2026-01-01 00:00:00.000000';
+      const provider = await build.insertCompany(db, { name: 'P', type: 'provider' });
+      const client = await build.insertCompany(db, { name: 'C', type: 'client', provider_id: provider });
+      const warehouse = await build.insertWarehouse(db, { company_id: provider, code: 'W', name: 'W' });
+      const article = (code: string) => ({ company_id: client, article_code: code, description: code, um3pl: 'BUC', created_at: now, updated_at: now });
+      await db('articles').insert(article('PAD'));
+
+      await migrateLatest(db);
+
+      await db('articles').insert(article('PAD '));
+      expect((await db('articles').where('article_code', 'PAD').select('article_code')).map((r) => r.article_code)).to.deep.equal(['PAD']);
+      expect((await db('articles').where('article_code', 'PAD ').select('article_code')).map((r) => r.article_code)).to.deep.equal(['PAD ']);
+      const id = Number((await db('articles').where('article_code', 'PAD').first('id')).id);
+      await db('stock_balances').insert({ company_id: client, warehouse_id: warehouse, article_id: id, stock_type: 'STOC_OK', quantity: 1000, reserved: 0, updated_at: now });
+      expect((await db('stock_balances').first('lot')).lot, 'the lot column keeps its default').to.equal('');
+      const refused = await db('articles').insert({ ...article('NULL-CODE'), article_code: null }).then(() => false, () => true);
+      expect(refused, 'article_code stays NOT NULL').to.equal(true);
+      if (testEnv.engine === 'mysql') {
+        const [rows] = (await db.raw("SELECT COUNT(*) AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME = 'utf8mb4_bin'")) as [Array<{ n: number }>];
+        expect(Number(rows[0]!.n), 'padded binary columns left').to.equal(0);
+      }
+    });
+  });
+
   describe('008: article ids from a sequence of their own', () => {
     let old: TestDatabase;
 

@@ -18,6 +18,7 @@ import * as m012 from './012_shipments.js';
 import * as m013 from './013_inventory.js';
 import * as m014 from './014_lots.js';
 import * as m015 from './015_outbox_waiting_index.js';
+import * as m016 from './016_codes_compare_exactly.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -35,6 +36,7 @@ const migrations: Record<string, Knex.Migration> = {
   '013_inventory': m013,
   '014_lots': m014,
   '015_outbox_waiting_index': m015,
+  '016_codes_compare_exactly': m016,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1543,7 +1543,7 @@ export interface components {
             /** @example Tomato paste */
             name?: string | null;
             /**
-             * @description A unit code of the provider's unit catalogue.
+             * @description A unit code of the provider's unit catalogue, its ASCII letters in either case (`kg` is `KG`); it is stored as the catalogue writes it.
              * @example BUC
              */
             um3pl: string;
@@ -4769,7 +4769,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
-                /** @description Part of the name or VAT code. */
+                /** @description Part of the name or VAT code. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. */
                 search?: string;
             };
             header?: {
@@ -4850,7 +4850,7 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
                 /** @description Only partners of this type. */
                 type?: components["schemas"]["PartnerType"];
-                /** @description Part of the name, code or VAT code. */
+                /** @description Part of the name, code or VAT code. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. */
                 search?: string;
             };
             header?: {
@@ -5006,7 +5006,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
-                /** @description Part of the article code, name, description or barcode. */
+                /** @description Part of the article code, name, description or barcode. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. */
                 search?: string;
             };
             header?: {

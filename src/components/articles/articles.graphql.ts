@@ -29,7 +29,7 @@ builder.queryFields((t) => ({
     description: 'Articles in scope by id; pass the last id seen as `after` for the next page. Needs the articles module.',
     args: {
       limit: t.arg.int({ description: 'Articles to return, 1 to 100 (default 25).' }),
-      search: t.arg.string({ description: 'Part of the code, name, description or barcode.' }),
+      search: t.arg.string({ description: "Part of the code, name, description or barcode. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match." }),
       after: t.arg.int({ description: 'The last article id seen; the page holds higher ids.' }),
     },
     resolve: (_root, args, ctx) => {

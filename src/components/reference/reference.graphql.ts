@@ -45,7 +45,7 @@ builder.queryFields((t) => ({
     args: {
       limit: t.arg.int({ description: 'Partners to return, 1 to 100 (default 25).' }),
       type: t.arg({ type: PartnerTypeEnum }),
-      search: t.arg.string({ description: 'Part of the name, code or VAT code.' }),
+      search: t.arg.string({ description: "Part of the name, code or VAT code. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match." }),
       after: t.arg.int({ description: 'The last partner id seen.' }),
     },
     resolve: (_root, args, ctx) =>

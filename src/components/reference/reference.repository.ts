@@ -96,25 +96,10 @@ export interface UnitRow {
   integer_only: boolean;
 }
 
-/** The provider's unit with this code (codes compare case-insensitively on both engines). */
-export async function findUnit(tx: Knex, providerId: number, code: string): Promise<UnitRow | undefined> {
-  const row = await tx('units')
-    .select('code', 'integer_only')
-    .where('company_id', providerId)
-    .whereRaw('upper(code) = ?', [code.toUpperCase()])
-    .first();
-  return row ? { code: row.code, integer_only: Boolean(row.integer_only) } : undefined;
-}
-
 /** The provider's units, oldest first. */
 export async function listUnits(tx: Knex, providerId: number): Promise<UnitRow[]> {
   const rows: Array<{ code: string; integer_only: boolean | number }> = await tx('units').select('code', 'integer_only').where('company_id', providerId).orderBy('id');
   return rows.map((r) => ({ code: r.code, integer_only: Boolean(r.integer_only) }));
-}
-
-export async function unitCodes(tx: Knex, providerId: number): Promise<string[]> {
-  const rows: Array<{ code: string }> = await tx('units').select('code').where('company_id', providerId).orderBy('code');
-  return rows.map((r) => r.code);
 }
 
 /** The provider's units: code (upper case) -> whole-number flag. */

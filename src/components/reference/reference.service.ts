@@ -72,30 +72,43 @@ function notFound(message: string): never {
 
 export type Unit = repository.UnitRow;
 
+/**
+ * ASCII letters upper-cased and nothing else. A unit code matches the catalogue's with its ASCII
+ * letters in either case (`kg` is KG) and every other character exactly, on both engines: the
+ * lookup is made here, not by the database, whose MySQL/MariaDB collation also took `BÜC` and
+ * `BUC ` for BUC.
+ */
+const asciiUpper = (code: string): string => code.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+
+function unitIn(units: readonly Unit[], code: string): Unit | undefined {
+  const wanted = asciiUpper(code);
+  return units.find((unit) => asciiUpper(unit.code) === wanted);
+}
+
+function notInCatalogue(units: readonly Unit[], code: string, field: string): InputError {
+  const known = units.map((unit) => unit.code).sort();
+  return InputError.field(field, `The unit ${code} is not in the unit catalogue. Known units: ${known.join(', ') || 'none'}.`);
+}
+
 /** The unit of the provider's catalogue with this code, or a 422 on `field` listing the known units. */
 export async function requireUnit(db: Knex, providerId: number, code: string, field: string): Promise<Unit> {
-  const unit = await repository.findUnit(db, providerId, code);
+  const units = await repository.listUnits(db, providerId);
+  const unit = unitIn(units, code);
   if (unit) return unit;
-  const known = await repository.unitCodes(db, providerId);
-  throw InputError.field(field, `The unit ${code} is not in the unit catalogue. Known units: ${known.join(', ') || 'none'}.`);
+  throw notInCatalogue(units, code, field);
 }
 
 /** requireUnit with the catalogue in hand: answers as requireUnit does. */
 export type UnitLookup = (code: string, field: string) => Promise<Unit>;
 
-/** ASCII letters upper-cased and nothing else: what upper() does on SQLite, and a subset of what it does on MySQL. */
-const asciiUpper = (code: string): string => code.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
-
 /**
  * The provider's catalogue read once (for the items of a bulk request): a code it holds answers at
- * once; any other is looked up as requireUnit does, so the answer (and the 422 listing the known
- * units) is the database's own.
+ * once; any other is looked up again as requireUnit does (a unit added meanwhile is found).
  */
 export async function unitLookup(db: Knex, providerId: number): Promise<UnitLookup> {
-  const byCode = new Map<string, Unit>();
-  for (const unit of await repository.listUnits(db, providerId)) if (!byCode.has(asciiUpper(unit.code))) byCode.set(asciiUpper(unit.code), unit);
+  const units = await repository.listUnits(db, providerId);
   return (code, field) => {
-    const unit = byCode.get(asciiUpper(code));
+    const unit = unitIn(units, code);
     return unit ? Promise.resolve(unit) : requireUnit(db, providerId, code, field);
   };
 }

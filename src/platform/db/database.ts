@@ -39,6 +39,12 @@ function beginImmediate(db: Knex): void {
 interface SqliteConnection {
   pragma(sql: string): unknown;
   prepare(sql: string): unknown;
+  function(name: string, options: { deterministic: boolean }, implementation: (value: unknown) => unknown): unknown;
+}
+
+/** Unicode's lower case for SQL (SQLite's LOWER folds ASCII only): what a search compares (queries.ts whereContains). */
+function unicodeLower(value: unknown): unknown {
+  return typeof value === 'string' ? value.toLowerCase() : value;
 }
 
 /** Statements kept per SQLite connection (a service's queries are a few hundred distinct texts). */
@@ -81,6 +87,7 @@ function sqliteConfig(url: string): Knex.Config {
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
         if (file !== ':memory:') conn.pragma('journal_mode = WAL');
+        conn.function('unicode_lower', { deterministic: true }, unicodeLower);
         cacheStatements(conn);
         done(null, conn);
       },

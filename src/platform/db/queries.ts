@@ -23,6 +23,21 @@ export async function paged<Row, T>(query: Knex.QueryBuilder, page: PageRequest,
   return { rows: rows.map(toItem), total: Number(counted?.total ?? 0) };
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The comparison of a search, the same on both engines: case-insensitive (Unicode's lower case,
+ * `öl` finds `ÖL-5L`), every other difference counts (`cafe` does not find `Café`; one emoji does
+ * not find another). SQLite's LOWER folds ASCII only: a term beyond ASCII is compared through the
+ * connection's unicode_lower (database.ts); an ASCII term keeps the built-in (cheaper), which
+ * differs only on the rare letters beyond ASCII whose lower case is ASCII (the Kelvin sign). MySQL/MariaDB's LOWER folds Unicode, and the binary
+ * collation keeps the column's (case- and accent-insensitive, all emoji equal) out of the match.
+ */
+function containsSql(query: Knex.QueryBuilder, term: string): string {
+  if ((query as unknown as { client: Knex.Client }).client.config.client === 'mysql2') return `LOWER(??) LIKE ? COLLATE utf8mb4_bin ESCAPE '!'`;
+  return ASCII.test(term) ? `LOWER(??) LIKE ? ESCAPE '!'` : `unicode_lower(??) LIKE ? ESCAPE '!'`;
+}
+
 /**
  * Rows where any of `columns` contains `term`, ignoring case on both engines (LIKE wildcards in
  * the term match literally).
@@ -31,9 +46,11 @@ export function whereContains<T extends Knex.QueryBuilder>(query: T, columns: re
   if (term === undefined || term.trim() === '') return query;
   // SQLite's LIKE ends a pattern at NUL: `search=%00` matched everything.
   if (hasControlCharacter(term)) throw InputError.field('search', 'The search field must not hold control characters.');
-  const pattern = `%${term.trim().toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  const lowered = term.trim().toLowerCase();
+  const pattern = `%${lowered.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  const sql = containsSql(query, lowered);
   return query.where((q) => {
-    for (const column of columns) q.orWhereRaw(`LOWER(??) LIKE ? ESCAPE '!'`, [column, pattern]);
+    for (const column of columns) q.orWhereRaw(sql, [column, pattern]);
   }) as T;
 }
 

@@ -1,0 +1,80 @@
+/**
+ * Text compares the same on both engines. Codes, lots and references are exact: MySQL/MariaDB's
+ * padded binary collation took 'TS-CODE ' for 'TS-CODE' (migration 016). Unit codes match with
+ * their ASCII letters in either case and nothing else (MariaDB's collation also took `BÜC` for
+ * BUC). A search ignores case, Unicode's included, and nothing else (SQLite folded ASCII only,
+ * MariaDB's collation also ignored accents and took every emoji for every other).
+ */
+import { expect } from 'chai';
+import { createWorld, unique, type World } from '../helpers/factories.js';
+import { harness, type Harness } from '../helpers/harness.js';
+import { receiveLots, trackedArticle } from '../fixtures/lots.js';
+
+describe('Codes and searches compare the same on both engines', () => {
+  let h: Harness;
+  let world: World;
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+  });
+
+  const createArticle = (fields: Record<string, unknown>) => world.as('operator').post('/api/articles').send({ description: 'Article', um3pl: 'BUC', ...fields });
+  const byCode = (code: string) => `/api/articles/by-code/${encodeURIComponent(code)}`;
+
+  it('When two article codes differ only by a trailing space, Then both are created, and a by-code write and a bulk item change the one named', async () => {
+    const code = unique('TS-');
+    const bare = (await createArticle({ article_code: code, description: 'bare' }).expect(201)).body.data;
+    const padded = (await createArticle({ article_code: `${code} `, description: 'padded' }).expect(201)).body.data;
+    expect(padded.article_code).to.equal(`${code} `);
+    await world.as('operator').patch(byCode(`${code} `)).send({ description: 'padded, patched' }).expect(200);
+    expect((await h.db('articles').where('id', bare.id).first()).description).to.equal('bare');
+    expect((await h.db('articles').where('id', padded.id).first()).description).to.equal('padded, patched');
+    const bulk = unique('BK-');
+    const res = await world.as('operator').post('/api/articles/bulk').send({
+      items: [
+        { article_code: bulk, description: 'bulk bare', um3pl: 'BUC' },
+        { article_code: `${bulk} `, description: 'bulk padded', um3pl: 'BUC' },
+        { article_code: `${code} `, description: 'padded, bulk', um3pl: 'BUC' },
+      ],
+    }).expect(200);
+    expect(res.body.meta).to.include({ created: 2, updated: 1, failed: 0 });
+    expect(res.body.data[2]).to.include({ status: 'updated', id: padded.id });
+    expect((await h.db('articles').where('id', bare.id).first()).description).to.equal('bare');
+  });
+
+  it('When internal codes differ only by a trailing space, Then both orders are created and the filter finds each by itself', async () => {
+    const code = unique('PO-TS-');
+    const order = (internal: string) =>
+      world.as('operator').post('/api/purchase-orders').send({ partner_id: world.partners.supplier, internal_code: internal, items: [{ article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: 1 }] });
+    const bare = (await order(code).expect(201)).body.data;
+    const padded = (await order(`${code} `).expect(201)).body.data;
+    const found = async (internal: string) => ((await world.as('viewer').get(`/api/purchase-orders?internal_code=${encodeURIComponent(internal)}`).expect(200)).body.data as Array<{ id: number }>).map((o) => o.id);
+    expect(await found(code)).to.deep.equal([bare.id]);
+    expect(await found(`${code} `)).to.deep.equal([padded.id]);
+  });
+
+  it('When a lot filter has a trailing space, Then it finds no stock of the lot without it', async () => {
+    const article = await trackedArticle(world);
+    await receiveLots(world, article, [{ quantity: 5, lot: 'EXACT-1', expiry_date: '2030-01-31' }]);
+    const rows = async (lot: string) => ((await world.as('viewer').get(`/api/stock?article_id=${article.id}&lot=${encodeURIComponent(lot)}`).expect(200)).body.data as unknown[]).length;
+    expect(await rows('EXACT-1')).to.equal(1);
+    expect(await rows('EXACT-1 ')).to.equal(0);
+  });
+
+  it('When a unit code differs from the catalogue\'s by an accent or a trailing space, Then it is not that unit (422); by ASCII case only, it is', async () => {
+    for (const um3pl of ['BÜC', 'BUC ', 'bùc']) {
+      const res = await createArticle({ article_code: unique('UM-'), um3pl }).expect(422);
+      expect(res.body.errors, um3pl).to.deep.equal({ um3pl: [`The unit ${um3pl} is not in the unit catalogue. Known units: BUC, KG.`] });
+    }
+    expect((await createArticle({ article_code: unique('UM-'), um3pl: 'bUc' }).expect(201)).body.data.um3pl).to.equal('BUC');
+  });
+
+  it('When a search has letters beyond ASCII, Then case is ignored and accents are not; one emoji does not find another', async () => {
+    const tag = unique('Ö').toUpperCase();
+    const oil = (await createArticle({ article_code: `${tag}-ÖL`, description: `Café crème ${tag} 🍓` }).expect(201)).body.data;
+    const search = async (term: string) => ((await world.as('viewer').get(`/api/articles?search=${encodeURIComponent(term)}`).expect(200)).body.data as Array<{ id: number }>).map((a) => a.id);
+    for (const term of [`${tag}-ÖL`, `${tag.toLowerCase()}-öl`, 'CRÈME', `crème ${tag.toLowerCase()}`, `${tag} 🍓`]) expect(await search(term), term).to.deep.equal([oil.id]);
+    for (const term of [`${tag}-OL`, `cafe crème ${tag}`, `${tag} 😀`]) expect(await search(term), term).to.deep.equal([]);
+  });
+});
