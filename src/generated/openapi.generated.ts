@@ -3551,6 +3551,11 @@ export interface components {
             data: components["schemas"]["WebhookWithSecret"];
         };
         /**
+         * @description The subscription after `PUT /api/webhooks/{id}`: with `secret` when `rotate_secret` was true,
+         *     without it otherwise. `anyOf`, not `oneOf`: an answer with `secret` fits both alternatives.
+         */
+        WebhookUpdateResponse: components["schemas"]["WebhookWithSecretResponse"] | components["schemas"]["WebhookResponse"];
+        /**
          * @example delivered
          * @enum {string}
          */
@@ -7119,7 +7124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookWithSecretResponse"] | components["schemas"]["WebhookResponse"];
+                    "application/json": components["schemas"]["WebhookUpdateResponse"];
                 };
             };
             400: components["responses"]["BadRequestRateLimited"];

@@ -14,56 +14,65 @@ const document = readDocument() as unknown as { components: { schemas: Json; res
 const router = new OperationRouter(listOperations(readDocument()));
 const OPEN = '__open';
 
-/** A copy of the schema with every object closed (unevaluatedProperties: false), allOf-aware. */
-function closed(schema: unknown, insideAllOf = false): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => closed(s));
+/**
+ * A copy of the schema with every object closed (unevaluatedProperties: false), allOf-aware; with
+ * `close` false, the schema as written (what a client validating responses reads).
+ */
+function closed(schema: unknown, insideAllOf = false, close = true): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => closed(s, false, close));
   if (typeof schema !== 'object' || schema === null) return schema;
   const s = schema as Json;
   const out: Json = {};
   for (const [key, value] of Object.entries(s)) {
     if (key === 'allOf') {
       out.allOf = (value as Json[]).map((part) =>
-        typeof part.$ref === 'string' ? { $ref: `${part.$ref}${OPEN}` } : closed(part, true),
+        typeof part.$ref === 'string' ? { $ref: close ? `${part.$ref}${OPEN}` : part.$ref } : closed(part, true, close),
       );
     } else if (key === 'properties') {
-      out.properties = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v)]));
+      out.properties = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v, false, close)]));
     } else if (key === 'example') {
       continue;
     } else if (key === 'discriminator') {
       // ajv takes no `mapping` (it throws); each variant's one-value `type` enum says the same.
       out.discriminator = { propertyName: (value as Json).propertyName };
     } else {
-      out[key] = typeof value === 'object' ? closed(value) : value;
+      out[key] = typeof value === 'object' ? closed(value, false, close) : value;
     }
   }
   const isObject = s.properties !== undefined || s.allOf !== undefined;
-  if (isObject && !insideAllOf && s.additionalProperties === undefined) out.unevaluatedProperties = false;
+  if (close && isObject && !insideAllOf && s.additionalProperties === undefined) out.unevaluatedProperties = false;
   return out;
 }
 
-function buildAjv(): Ajv2019 {
+function buildAjv(close: boolean): Ajv2019 {
   const ajv = new Ajv2019({ strict: false, allErrors: true, discriminator: true });
   (addFormatsModule as unknown as { default: (ajv: Ajv2019) => void }).default(ajv);
   const schemas = document.components.schemas;
   const definitions: Json = {};
   for (const [name, schema] of Object.entries(schemas)) {
-    definitions[name] = closed(schema);
-    const open = closed({ ...(schema as Json) }, true) as Json;
-    definitions[`${name}${OPEN}`] = open;
+    definitions[name] = closed(schema, false, close);
+    if (close) definitions[`${name}${OPEN}`] = closed({ ...(schema as Json) }, true) as Json;
   }
   ajv.addSchema({ $id: 'doc', components: { schemas: definitions } });
   return ajv;
 }
 
-const ajv = buildAjv();
+/**
+ * Two readings of the document. Closed: no undocumented field may leak. As written: what a client
+ * that validates responses with the document reads (objects open), where a `oneOf` whose
+ * alternatives both fit a body (an object with more properties fits a narrower one too) refuses
+ * an answer the closed reading accepts.
+ */
+const readings = { closed: buildAjv(true), asWritten: buildAjv(false) };
+const ajv = readings.closed;
 const validators = new Map<string, ValidateFunction>();
 
-function validatorFor(schema: Json): ValidateFunction {
-  const key = JSON.stringify(schema);
+function validatorFor(schema: Json, reading: keyof typeof readings = 'closed'): ValidateFunction {
+  const key = `${reading}:${JSON.stringify(schema)}`;
   let validate = validators.get(key);
   if (!validate) {
-    const rewritten = JSON.parse(key.replace(/"#\/components\/schemas\//g, '"doc#/components/schemas/'));
-    validate = ajv.compile(closed(rewritten) as Json);
+    const rewritten = JSON.parse(JSON.stringify(schema).replace(/"#\/components\/schemas\//g, '"doc#/components/schemas/'));
+    validate = readings[reading].compile(closed(rewritten, false, reading === 'closed') as Json);
     validators.set(key, validate);
   }
   return validate;
@@ -114,10 +123,12 @@ export function checkResponse(method: string, url: string, res: CheckedResponse)
     schema = media.schema;
   }
   if (!schema) return;
-  const validate = validatorFor(schema);
-  if (!validate(res.body)) {
+  for (const reading of ['closed', 'asWritten'] as const) {
+    const validate = validatorFor(schema, reading);
+    if (validate(res.body)) continue;
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}`);
-    throw new Error(`${where}: the body does not match the document:\n  ${problems.join('\n  ')}\n  body: ${JSON.stringify(res.body).slice(0, 600)}`);
+    const how = reading === 'closed' ? '' : ' as written (objects open, as a client reads it)';
+    throw new Error(`${where}: the body does not match the document${how}:\n  ${problems.join('\n  ')}\n  body: ${JSON.stringify(res.body).slice(0, 600)}`);
   }
 }
 
