@@ -22,8 +22,18 @@ export function toApiTime(value: string | Date): string {
 
 const CLIENT_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
+/**
+ * The instant of a UTC calendar time. Date.UTC reads years 0 to 99 as 1900 to 1999: the year,
+ * month and day are set together instead.
+ */
+function utcInstant(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): Date {
+  const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
+  date.setUTCFullYear(year, month - 1, day);
+  return date;
+}
+
 function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return utcInstant(year, month + 1, 0).getUTCDate();
 }
 
 /**
@@ -41,7 +51,10 @@ export function fromApiTime(value: string): string {
   if (!valid) throw new Error(`Not a date-time: ${value}`);
   const leap = second === 60;
   const offsetMs = sign ? (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) * 60_000 : 0;
-  const iso = new Date(Date.UTC(year, month - 1, day, hour, minute, leap ? 59 : second) - offsetMs).toISOString();
+  const utc = new Date(utcInstant(year, month, day, hour, minute, leap ? 59 : second).getTime() - offsetMs);
+  // Beyond the four-digit years (9999-12-31T23:00-01:00 is in 10000) the stored text would sort before them all.
+  if (utc.getUTCFullYear() < 0 || utc.getUTCFullYear() > 9999) throw new RangeError(`Not a time of the years 0000 to 9999 in UTC: ${value}`);
+  const iso = utc.toISOString();
   const micros = leap ? '999999' : fraction.slice(0, 6).padEnd(6, '0');
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${micros}`;
 }

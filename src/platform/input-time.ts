@@ -6,7 +6,8 @@ export function inputTime(value: string | undefined, field = 'updated_since'): s
   if (value === undefined) return undefined;
   try {
     return fromApiTime(value);
-  } catch {
+  } catch (error) {
+    if (error instanceof RangeError) throw InputError.field(field, `The ${field} field must be a time of the years 0000 to 9999 in UTC.`);
     throw InputError.field(field, `The ${field} field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.`);
   }
 }

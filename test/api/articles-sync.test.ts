@@ -120,6 +120,8 @@ describe('GET /api/articles/sync', () => {
     ['an updated_since that is not a date-time', 'updated_since=yesterday', { updated_since: ['The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'] }],
     ['an impossible date', 'updated_since=2026-02-30T00:00:00Z', { updated_since: ['The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'] }],
     ['an unknown parameter', 'page=2', { page: ['The page field is not allowed.'] }],
+    // In UTC the year 10000: its stored text would sort before every time, and every article come.
+    ['an updated_since past the year 9999 in UTC', 'updated_since=9999-12-31T23:59:59-01:00', { updated_since: ['The updated_since field must be a time of the years 0000 to 9999 in UTC.'] }],
   ];
   for (const [what, query, errors] of bad) {
     it(`When the query has ${what}, Then it answers 422 on that parameter`, async () => {

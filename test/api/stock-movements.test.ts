@@ -168,6 +168,8 @@ describe('GET /api/stock/as-of', () => {
     }
     const bad = await world.as('viewer').get('/api/stock/as-of?at=yesterday').expect(422);
     expect(bad.body.errors).to.have.all.keys('at');
+    const beyond = await world.as('viewer').get(`/api/stock/as-of?at=${encodeURIComponent('9999-12-31T23:59:59-01:00')}`).expect(422);
+    expect(beyond.body.errors).to.deep.equal({ at: ['The at field must be a time of the years 0000 to 9999 in UTC.'] });
     await world.as('viewer').get('/api/stock/as-of').expect(422);
   });
 });

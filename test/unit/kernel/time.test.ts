@@ -103,6 +103,19 @@ describe('fromApiTime', () => {
       expect(() => fromApiTime(value), value).to.throw(/Not a date-time/);
     }
   });
+
+  it('When the year is below 100, Then it is that year (Date.UTC would read 0099 as 1999), its leap days included', () => {
+    expect(fromApiTime('0099-01-01T00:00:00Z')).to.equal('0099-01-01 00:00:00.000000');
+    expect(fromApiTime('0000-02-29T12:00:00+01:00')).to.equal('0000-02-29 11:00:00.000000');
+    expect(() => fromApiTime('0099-02-29T00:00:00Z')).to.throw(/Not a date-time/);
+  });
+
+  it('When the offset carries the time out of the years 0000 to 9999 in UTC, Then it throws a RangeError (its stored text would sort before every other)', () => {
+    expect(fromApiTime('9999-12-31T23:59:59Z')).to.equal('9999-12-31 23:59:59.000000');
+    for (const value of ['9999-12-31T23:59:59-01:00', '0000-01-01T00:30:00+01:00']) {
+      expect(() => fromApiTime(value), value).to.throw(RangeError, /years 0000 to 9999/);
+    }
+  });
 });
 
 describe('epochMs', () => {
