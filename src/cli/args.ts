@@ -108,19 +108,25 @@ function expected(command: string, spec: OptionsSpec): string {
 /** Parses `--name value` arguments against `spec`; every mistake is one UsageError line. */
 export function parseOptions<Spec extends OptionsSpec>(command: string, spec: Spec, args: readonly string[]): OptionValues<Spec> {
   const byFlag = new Map(Object.keys(spec).map((key) => [flagOf(key).slice(2), key]));
+  // Every option may come more than once as parseArgs reads them, so that twice is refused, not the last one taken.
   const options = Object.fromEntries(
-    [...byFlag].map(([flag, key]) => [flag, { type: spec[key]!.kind === 'flag' ? ('boolean' as const) : ('string' as const) }]),
+    [...byFlag].map(([flag, key]) => [flag, { type: spec[key]!.kind === 'flag' ? ('boolean' as const) : ('string' as const), multiple: true }]),
   );
-  let parsed: { values: Record<string, string | boolean | Array<string | boolean> | undefined> };
+  let parsed: { values: Record<string, Array<string | boolean> | undefined> };
   try {
-    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: false });
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: false }) as typeof parsed;
   } catch (error) {
-    throw new UsageError(parseProblem(command, spec, error));
+    throw new UsageError(parseProblem(command, spec, error, args));
   }
   const values: Record<string, unknown> = {};
   for (const [flag, key] of byFlag) {
     const option = spec[key]!;
-    const raw = parsed.values[flag];
+    const given = parsed.values[flag];
+    if (given !== undefined && given.length > 1) {
+      const shown = option.kind === 'flag' ? '' : ` (${given.map((value) => `"${String(value)}"`).join(', ')})`;
+      throw new UsageError(`Option --${flag} was given ${given.length} times${shown}; give it once.`);
+    }
+    const raw = given?.[0];
     if (option.kind === 'flag') {
       values[key] = raw === true;
     } else if (raw === undefined) {
@@ -132,16 +138,29 @@ export function parseOptions<Spec extends OptionsSpec>(command: string, spec: Sp
   return values as OptionValues<Spec>;
 }
 
-function parseProblem(command: string, spec: OptionsSpec, error: unknown): string {
+/**
+ * The value after `flag` when it starts with a dash but is no option of the command (`--provider -1`):
+ * parseArgs calls it ambiguous, and takes it for an option.
+ */
+function dashedValue(spec: OptionsSpec, args: readonly string[], flag: string): string | undefined {
+  const next = args[args.indexOf(flag) + 1];
+  if (next === undefined || !next.startsWith('-')) return undefined;
+  const known = Object.keys(spec).map(flagOf);
+  return known.includes(next.split('=')[0]!) ? undefined : next;
+}
+
+function parseProblem(command: string, spec: OptionsSpec, error: unknown, args: readonly string[]): string {
   const { code, message } = error as { code?: string; message?: string };
   const quoted = /'(-[^' ]*)/.exec(message ?? '')?.[1] ?? '';
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `Unknown option ${quoted} for ${command}; ${expected(command, spec)}.`;
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return /takes no argument|does not take an argument/.test(message ?? '')
-        ? `Option ${quoted} takes no value.`
-        : `Option ${quoted} needs a value.`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      if (/takes no argument|does not take an argument/.test(message ?? '')) return `Option ${quoted} takes no value.`;
+      const dashed = /ambiguous/.test(message ?? '') ? dashedValue(spec, args, quoted) : undefined;
+      if (dashed !== undefined) return `Option ${quoted} needs a value; "${dashed}" starts with a dash, so it reads as an option (write ${quoted}=${dashed} if it is the value).`;
+      return `Option ${quoted} needs a value.`;
+    }
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
       const positional = /'([^']*)'/.exec(message ?? '')?.[1] ?? '';
       return `Unexpected argument "${positional}" for ${command}: options are written --name value.`;

@@ -47,6 +47,10 @@ describe('CLI create-provider and create-client', () => {
     await refused(['create-provider', '--name', 'X', '--colour', 'red'], 'Unknown option --colour for create-provider; create-provider takes --name, --vat.');
     await refused(['create-provider', '--name'], 'Option --name needs a value.');
     await refused(['create-provider', '--name', '--vat', 'RO1'], 'Option --name needs a value.');
+    await refused(['create-client', '--name', 'X', '--provider', '-1'], 'Option --provider needs a value; "-1" starts with a dash, so it reads as an option (write --provider=-1 if it is the value).');
+    await refused(['create-client', '--name', 'X', '--provider=-1'], '--provider must be a positive whole number, an id (got "-1").');
+    // Twice is refused, not the last one taken.
+    await refused(['create-provider', '--name', 'A', '--name', 'B'], 'Option --name was given 2 times ("A", "B"); give it once.');
     await refused(['create-provider', '--name', '   '], '--name must not be empty.');
     await refused(['create-provider', '--name', 'x'.repeat(256)], '--name must be at most 255 characters (got 256).');
     await refused(['create-provider', 'Acme'], 'Unexpected argument "Acme" for create-provider: options are written --name value.');

@@ -40,13 +40,27 @@ describe('CLI create-user', () => {
     expect(await verifyPassword('correct horse battery', row.password_hash)).to.equal(true);
   });
 
+  it('When a primary company and a role are given, Then the user is made a member of it with that role, in the same transaction as the user', async () => {
+    const { client: company, name } = await client();
+    const address = email();
+    const lines = await ok('create-user', '--email', address, '--name', 'Ops', '--password', 'long enough', '--primary', String(company), '--role', 'operator');
+    const id = idAfter(lines[0], 'user');
+    expect(lines).to.deep.equal([`Created user ${id} ${address} 'Ops' as operator of company ${company} '${name}' with primary company ${company}.`]);
+    const { db } = await runDatabase();
+    expect(await db('company_users').where('user_id', id).select('company_id', 'role')).to.deep.equal([{ company_id: company, role: 'operator' }]);
+    expect((await db('users').where('id', id).first()).primary_company_id).to.equal(company);
+  });
+
   it('When the email is taken (in any case), malformed, or the password or primary company is wrong, Then it exits 2', async () => {
     const address = email();
     await ok('create-user', '--email', address, '--name', 'First', '--password', 'long enough');
     await refused(['create-user', '--email', address.toUpperCase(), '--name', 'Second'], `--email ${address}: there is already a user with this email.`);
     await refused(['create-user', '--email', 'ana@', '--name', 'X'], '--email must be an email address (got "ana@").');
     await refused(['create-user', '--email', email(), '--name', 'X', '--password', 'short'], '--password must be at least 8 characters long.');
-    await refused(['create-user', '--email', email(), '--name', 'X', '--primary', '999999'], '--primary 999999: there is no company 999999 (`list-companies` lists them).');
+    await refused(['create-user', '--email', email(), '--name', 'X', '--primary', '999999', '--role', 'viewer'], '--primary 999999: there is no company 999999 (`list-companies` lists them).');
+    // A user acts only for its companies: a primary company it is not a member of would refuse every request naming none.
+    await refused(['create-user', '--email', email(), '--name', 'X', '--primary', '1'], '--primary 1 needs --role viewer|operator|admin (the user\'s role in that company), or --super-admin.');
+    await refused(['create-user', '--email', email(), '--name', 'X', '--role', 'viewer'], '--role goes with --primary <id>: the company the user is made a member of.');
     await refused(['create-user', '--email', email(), '--name', 'X', '--super-admin', 'yes'], 'Unexpected argument "yes" for create-user: options are written --name value.');
   });
 });

@@ -23,26 +23,32 @@ export const createUser = defineCommand({
     password: { kind: 'text', min: 8, max: 200, help: 'password, at least 8 characters; generated when omitted' },
     superAdmin: { kind: 'flag', help: 'may act for every company' },
     primary: { kind: 'id', help: 'the company the user acts for when a request names none' },
+    role: { kind: 'choice', values: ROLES, help: 'with --primary: the role in that company, of which the user is made a member' },
   },
   async run(db, o, out) {
     const taken = `--email ${o.email}: there is already a user with this email.`;
+    if (o.role !== undefined && o.primary === undefined) throw new UsageError('--role goes with --primary <id>: the company the user is made a member of.');
+    // A user acts only for its companies: a primary company it is not a member of refused every request naming none (403).
+    if (o.primary !== undefined && o.role === undefined && !o.superAdmin) {
+      throw new UsageError(`--primary ${o.primary} needs --role viewer|operator|admin (the user's role in that company), or --super-admin.`);
+    }
     if (await findUserByEmail(db, o.email)) throw new UsageError(taken);
-    if (o.primary !== undefined) await requireCompany(db, o.primary, '--primary');
+    const company = o.primary === undefined ? undefined : await requireCompany(db, o.primary, '--primary');
     const password = o.password ?? generatePassword();
+    const passwordHash = await hashPassword(password);
     const id = await unlessTaken(
-      async () =>
-        insertUser(db, {
-          name: o.name,
-          email: o.email,
-          password_hash: await hashPassword(password),
-          is_super_admin: o.superAdmin,
-          primary_company_id: o.primary ?? null,
+      () =>
+        db.transaction(async (tx) => {
+          const user = await insertUser(tx, { name: o.name, email: o.email, password_hash: passwordHash, is_super_admin: o.superAdmin, primary_company_id: o.primary ?? null });
+          if (company && o.role) await addMembership(tx, user, company.id, o.role);
+          return user;
         }),
       taken,
     );
-    out(`Created user ${id} ${o.email} '${o.name}'${o.superAdmin ? ' as super-admin (every company)' : ''}${o.primary ? ` with primary company ${o.primary}` : ''}.`);
+    const member = company && o.role ? ` as ${o.role} of company ${company.id} '${company.name}'` : '';
+    out(`Created user ${id} ${o.email} '${o.name}'${o.superAdmin ? ' as super-admin (every company)' : ''}${member}${o.primary ? ` with primary company ${o.primary}` : ''}.`);
     if (o.password === undefined) out(`Generated password (shown only now): ${password}`);
-    if (!o.superAdmin) out(`Next: add-member --user ${o.email} --company <id> --role viewer|operator|admin`);
+    if (!o.superAdmin && !o.role) out(`Next: add-member --user ${o.email} --company <id> --role viewer|operator|admin`);
   },
 });
 
