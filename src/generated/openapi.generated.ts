@@ -1438,24 +1438,30 @@ export interface paths {
          *     (401 `UNAUTHENTICATED` without the token, 400 `BAD_REQUEST` without the header), except a
          *     query that only introspects the schema (`__schema`, `__type`, `__typename` at its root), which
          *     needs neither: the schema is public, and GraphiQL loads its docs before a token is set. A
-         *     token that is sent must be valid. Field names are snake_case. Queries: `articles(limit, search, after)`, `article(id)`, `partners(limit, type,
-         *     search, after)`, `warehouses(limit, after)`; `after` is the last id seen and the next page
-         *     holds higher ids. A request refused before the query runs answers with the REST status and a
-         *     GraphQL body: 401 `UNAUTHENTICATED`, 400 `BAD_REQUEST` (no `X-Company-Id`), 403 `FORBIDDEN`
-         *     (the company's `api` module is off, or a field's module), 422 `BAD_USER_INPUT`, 429
+         *     token that is sent must be valid. Field names are snake_case. Queries: `articles(limit, search,
+         *     after)`, `article(id)`, `partners(limit, type, search, after)`, `warehouses(limit, after)`,
+         *     `purchase_orders`, `receptions`, `sales_orders`, `sales_order(id)`, `shipments`,
+         *     `shipment(id)`, `returns`, `stock` and `stock_movements` (the printed schema lists their
+         *     arguments); `after` is the last id seen and the next page holds higher ids, and an id that
+         *     names nothing in scope answers `null`. A request refused before the query runs answers with
+         *     the REST status and a GraphQL body: 401 `UNAUTHENTICATED`, 400 `BAD_REQUEST` (no
+         *     `X-Company-Id`), 403 `FORBIDDEN` (the company's `api` module is off, or the module of a field
+         *     the query selects: the whole query is refused, `data` is null), 422 `BAD_USER_INPUT`, 429
          *     `RATE_LIMITED`. A database that is unavailable while the query runs answers 503 with
          *     `Retry-After` and `SERVICE_UNAVAILABLE`, as REST does. Other errors of the query itself answer
          *     200 with `errors`, each with the `extensions.code` of the REST status of the same error
-         *     (`BAD_USER_INPUT`, `NOT_FOUND`, `FORBIDDEN`, `CONFLICT`, ...).
+         *     (`BAD_USER_INPUT` for a 422, such as a `limit` out of range).
          *     A query deeper than 15 levels, with more than 15 aliases, or costing more than 75000 is refused
          *     before it runs (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`, the
          *     others' `GRAPHQL_VALIDATION_FAILED`, as an unknown field's). So are variables that do not fit
          *     their types or a required one left out (`BAD_USER_INPUT`). Its
          *     cost: each field selected counts 1, and a list multiplies what it selects by the rows it may
-         *     answer, its `limit` (25 when absent) or, for the lines of an order, a reception or a return,
-         *     50 (a sales order's `status_history`: 5). A page of 100 sales orders with every field of the
-         *     orders and their lines and their history fits (39501), and so do two such pages asking five
-         *     fields of the lines (29301 each), or 15 aliases of 100 articles.
+         *     answer, its `limit` (25 when absent) or, for a list without one (the lines of a document, a
+         *     sales order's `shipments`), 50 (a sales order's `status_history`: 5; a shipment line's
+         *     `lots`: 2). A page of 100 sales orders with every field of the orders, their lines, their
+         *     history and their shipments fits (64601; 39501 without `shipments`), and so do two pages of
+         *     100 sales orders asking five fields of the lines and every other field but `shipments`
+         *     (29501 each), or 15 aliases of 100 articles with every field (1301 each).
          */
         post: operations["postGraphql"];
         delete?: never;

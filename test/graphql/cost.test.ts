@@ -18,6 +18,8 @@ const ORDER = `id client_3pl_id partner_id source_warehouse_id stock_type intern
 const EVERY_ORDER_FIELD = `id client_3pl_id partner_id source_warehouse_id stock_type internal_code status notes external_reference on_hold hold_reason created_at updated_at
   items { id article_id article_code um3pl quantity_um3pl delivered_quantity_um3pl lot }
   status_history { status at user { id name email } }`;
+/** With the shipments: + 100 × (1 + 50 × 5) = 64,601 a page. */
+const EVERY_ORDER_FIELD_AND_SHIPMENT = `${EVERY_ORDER_FIELD} shipments { id carrier shipped_at tracking_number tracking_url }`;
 const aliases = (count: number, field: string): string => Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ');
 
 describe('POST /graphql: the cost of a query', () => {
@@ -32,7 +34,7 @@ describe('POST /graphql: the cost of a query', () => {
     expect(body.data).to.equal(undefined);
     expect(body.errors).to.have.length(1);
     expect(body.errors[0].message).to.equal(
-      `The query costs ${cost}, more than the limit of ${MAX_QUERY_COST}: each field counts 1 and each list multiplies what it selects by its limit (25 when absent; 50 for the lines of a document). Ask for fewer rows or fields, or split the query.`,
+      `The query costs ${cost}, more than the limit of ${MAX_QUERY_COST}: each field counts 1 and each list multiplies what it selects by its limit (25 when absent; 50 for a list without a limit: the lines of a document, an order's shipments). Ask for fewer rows or fields, or split the query.`,
     );
     expect(body.errors[0].extensions).to.deep.equal({ code: 'QUERY_TOO_COSTLY', cost: { actual: cost, max: MAX_QUERY_COST } });
   }
@@ -69,6 +71,8 @@ describe('POST /graphql: the cost of a query', () => {
 
   it('When two pages of 100 orders ask every field of the orders, lines and history, Then they are refused at 2 × 39,501 (the documented costs hold)', async () => {
     await refused(gql(`{ ${aliases(2, `sales_orders(limit: 100) { ${EVERY_ORDER_FIELD} }`)} }`), 2 * 39_501);
+    await refused(gql(`{ ${aliases(2, `sales_orders(limit: 100) { ${EVERY_ORDER_FIELD_AND_SHIPMENT} }`)} }`), 2 * 64_601);
+    expect((await gql(`{ sales_orders(limit: 100) { ${EVERY_ORDER_FIELD_AND_SHIPMENT} } }`).expect(200)).body.errors).to.equal(undefined);
   });
 
   it('When usual queries are asked (a page of 100 orders with every field of the orders, lines and history; two pages with 5 fields of the lines; 15 pages of articles, the lines of purchase orders and receptions), Then they are answered', async () => {

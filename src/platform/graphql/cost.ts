@@ -2,12 +2,14 @@
  * What a GraphQL query may cost, counted before it runs (Pothos' complexity plugin does the
  * counting; the numbers are ours). Each field selected costs 1, and a list multiplies what is
  * selected under it by the rows it may answer: its `limit` argument (the default page, 25, when it
- * is absent), or, for a list without one (the lines of a document, up to 500 each), 50. The
- * history of a sales order is counted at its 5 statuses at most (sales-orders.graphql.ts).
+ * is absent), or, for a list without one (the lines of a document, up to 500 each; a sales order's
+ * shipments), 50. The history of a sales order is counted at its 5 statuses at most
+ * (sales-orders.graphql.ts).
  *
- * The limit admits a page of 100 sales orders with every field of the orders and their lines and
- * their history (39,501), two such pages asking 5 fields of the lines (29,301 each) and 15 aliases
- * of 100 articles (about 1,100 each), and refuses 5 aliases of 100 orders with 3 fields of their
+ * The limit admits a page of 100 sales orders with every field of the orders, their lines, their
+ * history and their shipments (64,601; 39,501 without the shipments), two pages of 100 orders with
+ * every field but the shipments and 5 of the lines (29,501 each) and 15 aliases of 100 articles
+ * with every field (1,301 each), and refuses 5 aliases of 100 orders with 3 fields of their
  * lines (15,101 each): no query reads more than a few REST pages would.
  */
 import { GraphQLError, Kind, getNullableType, isListType, validate, type DocumentNode, type ExecutionArgs, type GraphQLField } from 'graphql';
@@ -30,7 +32,7 @@ export function fieldCost<Context>(args: Record<string, unknown>, _ctx: Context,
 function tooCostly(cost: number): GraphQLError {
   return new GraphQLError(
     `The query costs ${cost}, more than the limit of ${MAX_QUERY_COST}: each field counts 1 and each list multiplies what it selects by its limit ` +
-      `(${DEFAULT_PAGE_ROWS} when absent; ${UNPAGED_LIST_ROWS} for the lines of a document). Ask for fewer rows or fields, or split the query.`,
+      `(${DEFAULT_PAGE_ROWS} when absent; ${UNPAGED_LIST_ROWS} for a list without a limit: the lines of a document, an order's shipments). Ask for fewer rows or fields, or split the query.`,
     { extensions: { code: 'QUERY_TOO_COSTLY', cost: { actual: cost, max: MAX_QUERY_COST } } },
   );
 }
