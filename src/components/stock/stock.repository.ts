@@ -5,7 +5,7 @@ import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import { engineOf } from '../../platform/db/database.js';
-import { afterId, paged, type Paged } from '../../platform/db/queries.js';
+import { afterId, byUniqueKey, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 
@@ -92,6 +92,11 @@ export function keyColumns(key: StockKey): Record<string, unknown> {
   };
 }
 
+/** The balances for a statement that names the whole key of one (its unique index; queries.ts byUniqueKey). */
+function balanceByKey(tx: Knex): Knex.QueryBuilder {
+  return byUniqueKey(tx, 'stock_balances', 'stock_balances_lot_key_unique');
+}
+
 function balances(tx: Knex): Knex.QueryBuilder {
   return tx('stock_balances as b')
     .join('articles as a', 'a.id', 'b.article_id')
@@ -120,7 +125,7 @@ export async function findBalanceRow(tx: Knex, key: StockKey, options: { current
  * is no balance.
  */
 export async function lockBalance(tx: Knex, key: StockKey): Promise<{ quantity: number; reserved: number } | undefined> {
-  const query = tx('stock_balances').select('quantity', 'reserved').where(keyColumns(key));
+  const query = balanceByKey(tx).select('quantity', 'reserved').where(keyColumns(key));
   if (engineOf(tx) === 'mysql') query.forUpdate();
   const row = (await query.first()) as { quantity: number | string; reserved: number | string } | undefined;
   return row && { quantity: Number(row.quantity), reserved: Number(row.reserved) };
@@ -136,7 +141,7 @@ export async function ensureBalance(tx: Knex, key: StockKey): Promise<void> {
 
 /** Sets the balance to `quantity` thousandths only if it still holds `expected` (one statement); true when it did. */
 export async function setBalance(tx: Knex, key: StockKey, quantity: number, expected: number): Promise<boolean> {
-  const changed = await tx('stock_balances').where(keyColumns(key)).where('quantity', expected).update({ quantity, updated_at: nowDb() });
+  const changed = await balanceByKey(tx).where(keyColumns(key)).where('quantity', expected).update({ quantity, updated_at: nowDb() });
   return changed === 1;
 }
 
@@ -169,7 +174,7 @@ export async function raiseBalance(tx: Knex, key: StockKey, delta: number, max: 
  * reserved by open sales orders (one statement); true when it did.
  */
 export async function lowerAvailable(tx: Knex, key: StockKey, delta: number): Promise<boolean> {
-  const changed = await tx('stock_balances')
+  const changed = await balanceByKey(tx)
     .where(keyColumns(key))
     .where('quantity', '>=', delta)
     .whereRaw('?? - ?? >= ?', ['quantity', 'reserved', delta])
@@ -179,7 +184,7 @@ export async function lowerAvailable(tx: Knex, key: StockKey, delta: number): Pr
 
 /** Lowers a balance by `delta` thousandths only if it holds that much (one statement); true when it did. */
 export async function lowerBalance(tx: Knex, key: StockKey, delta: number): Promise<boolean> {
-  const changed = await tx('stock_balances')
+  const changed = await balanceByKey(tx)
     .where(keyColumns(key))
     .where('quantity', '>=', delta)
     .update({ quantity: tx.raw('?? - ?', ['quantity', delta]), updated_at: nowDb() });
@@ -200,7 +205,7 @@ export async function changeReserved(tx: Knex, key: StockKey, delta: number, max
       .merge({ reserved: tx.raw('?? + ?', ['stock_balances.reserved', delta]), updated_at: now });
     return withinLimit(tx, key, 'reserved', max);
   }
-  const changed = await tx('stock_balances')
+  const changed = await balanceByKey(tx)
     .where(keyColumns(key))
     .where('reserved', '>=', -delta)
     .update({ reserved: tx.raw('?? + ?', ['reserved', delta]), updated_at: now });
@@ -209,7 +214,7 @@ export async function changeReserved(tx: Knex, key: StockKey, delta: number, max
 
 /** Takes `delta` thousandths on hand and out of the reservation of a delivered order, only if both hold it (one statement). */
 export async function deliverFromBalance(tx: Knex, key: StockKey, delta: number): Promise<boolean> {
-  const changed = await tx('stock_balances')
+  const changed = await balanceByKey(tx)
     .where(keyColumns(key))
     .where('quantity', '>=', delta)
     .where('reserved', '>=', delta)

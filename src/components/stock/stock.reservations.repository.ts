@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { nowDb } from '../../kernel/time.js';
 import { engineOf } from '../../platform/db/database.js';
+import { byUniqueKey } from '../../platform/db/queries.js';
 import type { Demand } from './stock.fefo.js';
 import type { StockKey } from './stock.repository.js';
 
@@ -63,7 +64,10 @@ export async function changeDemand(tx: Knex, key: BaseKey, lot: string, delta: n
     const row = (await tx('stock_reservations').select('quantity').where(where).first()) as { quantity: number | string };
     return Number(row.quantity) <= max;
   }
-  const changed = await tx('stock_reservations').where(where).where('quantity', '>=', -delta).update({ quantity: tx.raw('?? + ?', ['quantity', delta]) });
+  const changed = await byUniqueKey(tx, 'stock_reservations', 'stock_reservations_key_unique')
+    .where(where)
+    .where('quantity', '>=', -delta)
+    .update({ quantity: tx.raw('?? + ?', ['quantity', delta]) });
   return changed === 1;
 }
 

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { pageWindow, type PageRequest } from '../../kernel/paging.js';
 import { hasControlCharacter } from '../../kernel/text.js';
 import { InputError } from '../errors.js';
+import { engineOf } from './database.js';
 
 
 export interface Paged<T> {
@@ -65,4 +66,16 @@ export async function codeTaken(tx: Knex, table: string, column: string, clientI
   const query = tx(table).select('id').where({ company_id: clientId, [column]: code });
   if (exceptId !== undefined) query.whereNot('id', exceptId);
   return (await query.first()) !== undefined;
+}
+
+/**
+ * `table` for a statement that names every column of its unique key `index` (a conditional UPDATE
+ * of one balance), read through that index on MySQL/MariaDB. Their single-table UPDATE picks its
+ * index by statistics, and on a small table (a new install, a client's first days) it took the
+ * article or warehouse index instead: the statement then locked the other rows and gaps of that
+ * article or warehouse, and writes of different articles deadlocked (503s under ordinary load).
+ * SQLite's planner takes the unique key, and it runs one writing transaction at a time.
+ */
+export function byUniqueKey(tx: Knex, table: string, index: string): Knex.QueryBuilder {
+  return engineOf(tx) === 'mysql' ? tx.from(tx.raw('?? FORCE INDEX (??)', [table, index])) : tx(table);
 }
