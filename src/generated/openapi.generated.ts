@@ -655,9 +655,12 @@ export interface paths {
          *     when nothing follows yet: poll again later with the id of the last movement you got. A reader
          *     that follows the cursor sees every committed movement exactly once, in an order that never
          *     changes, even while other writes commit (a movement takes its place in the feed once its
-         *     transaction has committed; see the guide's "Lists, pagination and sync loops"). Feed order
-         *     is commit order, so `created_at` (when the change was made, inside its transaction) may
-         *     step back by the length of a transaction from one movement to the next.
+         *     transaction has committed; see the guide's "Lists, pagination and sync loops"). Places are
+         *     given shortly after commit, a batch at a time: the movements of documents that commit at
+         *     nearly the same moment are placed in the order they were written and may interleave (group
+         *     them by `document`); each balance's movements come in the order of its changes. So
+         *     `created_at` (when the change was made, inside its transaction) may step back by the length
+         *     of a transaction from one movement to the next.
          *
          *     `since` and `until` keep the movements created in that window (inclusive); with `since` and
          *     no `after` the feed starts at the first place that can hold such a movement. An `after` that
