@@ -10,6 +10,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { api } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { buildApp, ETSM_TEST_TOKEN, harness, type Harness } from '../helpers/harness.js';
+import { testEnv } from '../helpers/test-env.js';
 
 interface Line {
   level: number;
@@ -115,6 +116,50 @@ describe('Access log', () => {
       expect(gone.map((l) => [l.level, l.msg, l.res])).to.deep.equal([[40, 'request aborted', undefined]]);
       expect(all().filter((l) => l.level >= 50), 'error lines').to.deep.equal([]);
     } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('When the client goes away after sending its whole request, before the answer (its timeout), Then it is logged as abandoned at warn, without a status, and the work still completes', async () => {
+    const { h, lines, all } = await loggingApp('info');
+    const server = h.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    // The answer is held back until the client has gone: the client's articles are locked (MySQL;
+    // on SQLite the transaction holds the one connection).
+    const holder = await h.db.transaction();
+    const held = holder('articles').where('company_id', world.client.id).select('id');
+    await (testEnv.engine === 'mysql' ? held.forUpdate() : held);
+    let released = false;
+    const release = async (): Promise<void> => {
+      if (!released) await holder.rollback();
+      released = true;
+    };
+    try {
+      const { port } = server.address() as AddressInfo;
+      const code = `GONE-${Date.now()}`;
+      const items = Array.from({ length: 300 }, (_, i) => ({ article_code: `${code}-${i}`, description: 'Left before the answer', um3pl: 'BUC' }));
+      const body = JSON.stringify({ items });
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /api/articles/bulk HTTP/1.1\r\nHost: x\r\nX-Request-Id: log-abandoned\r\nAuthorization: Bearer ${world.users.operator.token}\r\n` +
+          `X-Company-Id: ${world.client.id}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.resetAndDestroy(); // as a client's timeout does (fetch's abort): the server sees the connection reset
+      const started = Date.now();
+      while (!lines().some((l) => l.requestId === 'log-abandoned') && Date.now() - started < 5000) await new Promise((resolve) => setTimeout(resolve, 20));
+      await release();
+      const gone = lines().filter((l) => l.requestId === 'log-abandoned');
+      expect(gone.map((l) => [l.level, l.msg, l.res])).to.deep.equal([[40, 'request abandoned', undefined]]);
+      while ((await h.db('articles').where('article_code', 'like', `${code}-%`).count({ n: '*' }).first())?.n != 300 && Date.now() - started < 10_000) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(Number((await h.db('articles').where('article_code', 'like', `${code}-%`).count({ n: '*' }).first())?.n), 'articles written').to.equal(300);
+      await settle();
+      expect(all().filter((l) => l.level >= 50), 'error lines').to.deep.equal([]);
+    } finally {
+      await release();
       await new Promise((resolve) => server.close(resolve));
     }
   });

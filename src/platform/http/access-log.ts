@@ -7,7 +7,10 @@
  * called), `req` (method, url, userAgent), `res` (statusCode, size: the body's bytes as sent,
  * compressed when it was) and `responseTime` in ms. A client that went away before it had sent
  * its whole request (an upload cut half-way) is `request aborted` at warn, without `res`: nothing
- * was answered, and nothing failed on our side.
+ * was answered, and nothing failed on our side. One that went away after sending it, before the
+ * answer began (a client's timeout), is `request abandoned` at warn, without `res`: the work goes
+ * on and may well succeed (a retry with its Idempotency-Key is answered from it), so it is no
+ * error of ours and has no status yet.
  * Written by hand rather than with pino-http, which builds a child logger with the serialized
  * request for every request even when its line is below the level and never written (production
  * logs at warn): about 4 % of the CPU of a small GET, measured by the benchmark's profile.
@@ -39,9 +42,11 @@ export function accessLog(logger: Logger): RequestHandler {
       res.off('finish', done);
       res.off('close', done);
       const aborted = !req.complete;
+      const abandoned = !aborted && !res.headersSent && !res.writableFinished;
+      const unanswered = aborted || abandoned;
       const status = res.statusCode;
-      const errored = !aborted && (status >= 500 || !res.writableFinished);
-      const level = errored ? 'error' : aborted ? 'warn' : 'info';
+      const errored = !unanswered && (status >= 500 || !res.writableFinished);
+      const level = errored ? 'error' : unanswered ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const userAgent = req.headers['user-agent']?.slice(0, USER_AGENT_MAX);
       const line = {
@@ -49,10 +54,10 @@ export function accessLog(logger: Logger): RequestHandler {
         operation: req.operation?.operationId,
         ...caller(req),
         req: { method: req.method, url: req.originalUrl, userAgent },
-        ...(aborted ? {} : { res: { statusCode: status, size: bodySize(res) } }),
+        ...(unanswered ? {} : { res: { statusCode: status, size: bodySize(res) } }),
         responseTime: Math.round(performance.now() - started),
       };
-      logger[level](line, aborted ? 'request aborted' : errored ? 'request errored' : 'request completed');
+      logger[level](line, aborted ? 'request aborted' : abandoned ? 'request abandoned' : errored ? 'request errored' : 'request completed');
     };
     res.on('finish', done);
     res.on('close', done);
