@@ -106,12 +106,23 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'appName'>, desti
 }
 
 /**
+ * What knex says when a savepoint is gone (MySQL errno 1305). The service runs no DDL in a
+ * transaction: the savepoint went with a deadlock, which rolled the whole transaction back under a
+ * bulk item's savepoint, and the deadlock is answered as such (a 503 with Retry-After). At warn it
+ * sent operators looking for DDL; it stays at debug.
+ */
+const SAVEPOINT_GONE = /^Transaction was implicitly committed, do not mix transactions and DDL/;
+
+/**
  * Knex's own warnings, errors and deprecations (a connection it could not open, with the driver's
  * stack) as lines of the process logger: knex writes them on the console otherwise, plain text
  * among the JSON lines, which a log collector cannot read.
  */
 export function knexLog(logger: Logger): NonNullable<Knex.Config['log']> {
-  const line = (level: 'warn' | 'error') => (message: unknown) => logger[level]({ source: 'knex' }, String(message));
+  const line = (level: 'warn' | 'error') => (message: unknown) => {
+    const text = String(message);
+    logger[level === 'warn' && SAVEPOINT_GONE.test(text) ? 'debug' : level]({ source: 'knex' }, text);
+  };
   return { warn: line('warn'), error: line('error'), deprecate: line('warn'), debug: () => undefined };
 }
 

@@ -89,4 +89,13 @@ describe('Logger: the error serializer', () => {
     expect(warnings[0]).to.include({ level: 40, source: 'knex' });
     expect(warnings[0]!.msg).to.match(/^Acquire connection error: SqliteError: unable to open database file/);
   });
+
+  it('When knex says a savepoint is gone ("do not mix transactions and DDL"), Then it is a debug line: a deadlock took the transaction, no DDL ran', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ logLevel: 'info', appName: 'test' }, { write: (line: string) => void lines.push(line) });
+    const log = knexLog(logger);
+    log.warn!('Transaction was implicitly committed, do not mix transactions and DDL with MySQL (#805)');
+    log.warn!('Something else knex warns about');
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).to.deep.equal(['Something else knex warns about']);
+  });
 });
