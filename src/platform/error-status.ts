@@ -46,9 +46,11 @@ export function graphqlCodeOf(status: number): string {
   return GRAPHQL_CODES[status] ?? 'INTERNAL_SERVER_ERROR';
 }
 
-/** The seconds a client should wait before retrying, where the error says (429, some 503s). */
+/** The seconds a client should wait before retrying, where the error says (429, some 503s, a 409 of a request still in flight). */
 export function retryAfterOf(error: errors.AppError): number | undefined {
-  if (error instanceof errors.TooManyRequestsError || error instanceof errors.ServiceUnavailableError) return error.retryAfterSeconds;
+  if (error instanceof errors.TooManyRequestsError || error instanceof errors.ServiceUnavailableError || error instanceof errors.ConflictError) {
+    return error.retryAfterSeconds;
+  }
   return undefined;
 }
 

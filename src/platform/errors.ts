@@ -39,7 +39,15 @@ export class MethodNotAllowedError extends AppError {
   }
 }
 
-export class ConflictError extends AppError {}
+/** A 409; `retryAfterSeconds` when the same request succeeds once the other one has finished. */
+export class ConflictError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
 
 export class PayloadTooLargeError extends AppError {}
 

@@ -112,6 +112,7 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       const res = await post(key, body).expect(409);
       expect(res.body).to.have.all.keys('message');
       expect(res.body.message).to.be.a('string').and.match(/Idempotency-Key is still being processed/);
+      expect(res.headers['retry-after'], 'Retry-After').to.equal('1');
       expect(replayed(res)).to.equal(undefined);
       expect(await count('articles', { article_code: body.article_code })).to.equal(0);
       expect(await keyRows(key)).to.have.length(1).and.nested.property('[0].state', 'processing');

@@ -21,6 +21,11 @@ import * as keys from './idempotency.repository.js';
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** A claim this old is a request that died before finishing; another may take it over. */
 const ABANDONED_AFTER_MS = 60_000;
+/**
+ * The Retry-After of a 409 for a key still in flight: most requests finish within a second; one
+ * whose process died is taken over by a retry once its claim is a minute old.
+ */
+const IN_FLIGHT_RETRY_SECONDS = 1;
 const HEADER = 'Idempotency-Key';
 
 export interface IdempotencyClaim {
@@ -133,7 +138,7 @@ export function idempotency(deps: { db: Knex; metrics?: Pick<Metrics, 'idempoten
         return;
       case 'in-flight':
         deps.metrics?.idempotency('conflict');
-        throw new ConflictError(`A request with this ${HEADER} is still being processed; retry once it has finished.`);
+        throw new ConflictError(`A request with this ${HEADER} is still being processed; retry once it has finished.`, IN_FLIGHT_RETRY_SECONDS);
       case 'mismatch':
         deps.metrics?.idempotency('mismatch');
         throw new InputError({ [HEADER]: [`This ${HEADER} was already used with a different request.`] });
