@@ -52,6 +52,9 @@ describe('Codes and searches compare the same on both engines', () => {
     const found = async (internal: string) => ((await world.as('viewer').get(`/api/purchase-orders?internal_code=${encodeURIComponent(internal)}`).expect(200)).body.data as Array<{ id: number }>).map((o) => o.id);
     expect(await found(code)).to.deep.equal([bare.id]);
     expect(await found(`${code} `)).to.deep.equal([padded.id]);
+    // A control character is refused, as in lots and article codes (a tab from a CSV export).
+    const tabbed = await order(`${code}\t`).expect(422);
+    expect(tabbed.body.errors).to.deep.equal({ internal_code: ['The internal_code field must not hold control characters (a tab, a line break, NUL).'] });
   });
 
   it('When a lot filter has a trailing space, Then it finds no stock of the lot without it', async () => {

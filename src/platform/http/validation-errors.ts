@@ -49,6 +49,8 @@ const REWORDINGS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^must NOT have more than (\d+) items$/, (n) => `must not have more than ${n} items`],
   [/^must NOT have fewer than (\d+) items$/, (n) => `must have at least ${n} ${n === '1' ? 'item' : 'items'}`],
   [/^must be equal to one of the allowed values: (.+)$/, (values) => `must be one of: ${values}`],
+  // The document's pattern for codes (openapi/schemas: article_code, internal_code, tracking_number).
+  [/^must match pattern "\^\[\^\\x00-\\x1F\\x7F-\\x9F\]\*\$"$/, () => 'must not hold control characters (a tab, a line break, NUL)'],
   [/^must be (\w+)(,null)?$/, (type, nullable) => `must be ${TYPE_NAMES[type] ?? type}${nullable ? ' or null' : ''}`],
 ];
 
