@@ -80,4 +80,17 @@ describe('Codes and searches compare the same on both engines', () => {
     for (const term of [`${tag}-ÖL`, `${tag.toLowerCase()}-öl`, 'CRÈME', `crème ${tag.toLowerCase()}`, `${tag} 🍓`]) expect(await search(term), term).to.deep.equal([oil.id]);
     for (const term of [`${tag}-OL`, `cafe crème ${tag}`, `${tag} 😀`]) expect(await search(term), term).to.deep.equal([]);
   });
+
+  it('When a search meets the letters JavaScript and MariaDB lower differently (a final Σ, a dotted İ), Then the text as stored and its lower case find it on both engines', async () => {
+    const tag = unique('G').toUpperCase();
+    const greek = (await createArticle({ article_code: `İSTANBUL-${tag}`, description: `ΣΟΦΙΑ ΟΔΟΣ ${tag}` }).expect(201)).body.data;
+    const search = async (term: string) => ((await world.as('viewer').get(`/api/articles?search=${encodeURIComponent(term)}`).expect(200)).body.data as Array<{ id: number }>).map((a) => a.id);
+    const lowerTag = tag.toLowerCase();
+    for (const term of [`İSTANBUL-${tag}`, `istanbul-${lowerTag}`, `i̇stanbul-${lowerTag}`, `ΟΔΟΣ ${tag}`, `οδος ${lowerTag}`, `οδοσ ${lowerTag}`, `σοφια οδος`]) {
+      expect(await search(term), term).to.deep.equal([greek.id]);
+    }
+    // The Kelvin sign's lower case is an ASCII k: an ASCII term finds it too.
+    const kelvin = (await createArticle({ article_code: `\u212a-${tag}`, description: 'Kelvin' }).expect(201)).body.data;
+    expect(await search(`k-${lowerTag}`)).to.deep.equal([kelvin.id]);
+  });
 });

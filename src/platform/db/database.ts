@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
+import { caseFold } from '../../kernel/text.js';
 
 export type Engine = 'sqlite' | 'mysql';
 
@@ -42,9 +43,9 @@ interface SqliteConnection {
   function(name: string, options: { deterministic: boolean }, implementation: (value: unknown) => unknown): unknown;
 }
 
-/** Unicode's lower case for SQL (SQLite's LOWER folds ASCII only): what a search compares (queries.ts whereContains). */
-function unicodeLower(value: unknown): unknown {
-  return typeof value === 'string' ? value.toLowerCase() : value;
+/** Text with its case folded for SQL (SQLite's LOWER folds ASCII only): what a search compares (queries.ts whereContains). */
+function caseFoldSql(value: unknown): unknown {
+  return typeof value === 'string' ? caseFold(value) : value;
 }
 
 /** Statements kept per SQLite connection (a service's queries are a few hundred distinct texts). */
@@ -87,7 +88,7 @@ function sqliteConfig(url: string): Knex.Config {
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
         if (file !== ':memory:') conn.pragma('journal_mode = WAL');
-        conn.function('unicode_lower', { deterministic: true }, unicodeLower);
+        conn.function('case_fold', { deterministic: true }, caseFoldSql);
         cacheStatements(conn);
         done(null, conn);
       },

@@ -1,7 +1,7 @@
 /** Query helpers every repository shares: a page of rows with the total, a contains-search, a client's code taken. */
 import type { Knex } from 'knex';
 import { pageWindow, type PageRequest } from '../../kernel/paging.js';
-import { hasControlCharacter } from '../../kernel/text.js';
+import { caseFold, hasControlCharacter } from '../../kernel/text.js';
 import { InputError } from '../errors.js';
 import { engineOf } from './database.js';
 
@@ -27,16 +27,19 @@ export async function paged<Row, T>(query: Knex.QueryBuilder, page: PageRequest,
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**
- * The comparison of a search, the same on both engines: case-insensitive (Unicode's lower case,
- * `öl` finds `ÖL-5L`), every other difference counts (`cafe` does not find `Café`; one emoji does
- * not find another). SQLite's LOWER folds ASCII only: a term beyond ASCII is compared through the
- * connection's unicode_lower (database.ts); an ASCII term keeps the built-in (cheaper), which
- * differs only on the rare letters beyond ASCII whose lower case is ASCII (the Kelvin sign). MySQL/MariaDB's LOWER folds Unicode, and the binary
- * collation keeps the column's (case- and accent-insensitive, all emoji equal) out of the match.
+ * The comparison of a search, the same on both engines: case folded (kernel/text.ts caseFold: `öl`
+ * finds `ÖL-5L`, `οδος` finds `ΟΔΟΣ`), every other difference counts (`cafe` does not find `Café`;
+ * one emoji does not find another). MySQL/MariaDB's LOWER folds Unicode but keeps a final sigma
+ * (ς), which caseFold makes σ as LOWER does Σ; the binary collation keeps the column's own (case-
+ * and accent-insensitive, every emoji equal to every other) out of the match. SQLite's LOWER folds
+ * ASCII only: a term beyond ASCII compares the column through the connection's case_fold, caseFold
+ * itself (database.ts); an ASCII term can only meet the two letters beyond ASCII whose folded case
+ * is ASCII (İ and the Kelvin sign), made ASCII first, and keeps the built-in LOWER (a search of
+ * 20,000 articles: 8 ms against 35 through case_fold).
  */
 function containsSql(query: Knex.QueryBuilder, term: string): string {
-  if ((query as unknown as { client: Knex.Client }).client.config.client === 'mysql2') return `LOWER(??) LIKE ? COLLATE utf8mb4_bin ESCAPE '!'`;
-  return ASCII.test(term) ? `LOWER(??) LIKE ? ESCAPE '!'` : `unicode_lower(??) LIKE ? ESCAPE '!'`;
+  if ((query as unknown as { client: Knex.Client }).client.config.client === 'mysql2') return `REPLACE(LOWER(??), 'ς', 'σ') LIKE ? COLLATE utf8mb4_bin ESCAPE '!'`;
+  return ASCII.test(term) ? `LOWER(REPLACE(REPLACE(??, 'İ', 'I'), 'K', 'K')) LIKE ? ESCAPE '!'` : `case_fold(??) LIKE ? ESCAPE '!'`;
 }
 
 /**
@@ -47,9 +50,9 @@ export function whereContains<T extends Knex.QueryBuilder>(query: T, columns: re
   if (term === undefined || term.trim() === '') return query;
   // SQLite's LIKE ends a pattern at NUL: `search=%00` matched everything.
   if (hasControlCharacter(term)) throw InputError.field('search', 'The search field must not hold control characters.');
-  const lowered = term.trim().toLowerCase();
-  const pattern = `%${lowered.replace(/[!%_]/g, (c) => `!${c}`)}%`;
-  const sql = containsSql(query, lowered);
+  const folded = caseFold(term.trim());
+  const pattern = `%${folded.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  const sql = containsSql(query, folded);
   return query.where((q) => {
     for (const column of columns) q.orWhereRaw(sql, [column, pattern]);
   }) as T;
