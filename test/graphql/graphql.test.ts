@@ -7,7 +7,7 @@ import { api } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import * as build from '../../db/seeds/builders.js';
 
-const ARTICLE_FIELDS = 'id client_3pl_id article_code name description um3pl integer_only_um3pl_quantity lot_tracked expiry_tracked barcode active created_at updated_at';
+const ARTICLE_FIELDS = 'id client_3pl_id article_code name description um3pl integer_only_um3pl_quantity lot_tracked expiry_tracked barcode um3pl_barcode active created_at updated_at';
 
 describe('POST /graphql', () => {
   let h: Harness;
@@ -27,8 +27,7 @@ describe('POST /graphql', () => {
   it('When articles are queried, Then the client in scope sees its articles by id, with snake_case fields like REST, as application/json', async () => {
     const res = await query(world.as('viewer'), `{ articles(limit: 10) { ${ARTICLE_FIELDS} } }`).expect(200).expect('Content-Type', 'application/json; charset=utf-8');
     const rest = await world.as('viewer').get('/api/articles?per_page=100').expect(200);
-    const fromRest = [...rest.body.data].reverse().map(({ um3pl_barcode: _barcode, ...article }: Record<string, unknown>) => article);
-    expect(res.body.data.articles).to.deep.equal(fromRest);
+    expect(res.body.data.articles).to.deep.equal([...rest.body.data].reverse());
     expect(res.body.data.articles.map((a: { article_code: string }) => a.article_code)).to.include.members(['GQL-1', 'GQL-2', 'GQL-3']);
   });
 
@@ -52,10 +51,31 @@ describe('POST /graphql', () => {
     expect(res.body.data.warehouses.map((w: { id: number }) => w.id)).to.deep.equal(world.warehouses);
   });
 
-  it('When limit is out of range, Then the field fails with BAD_USER_INPUT', async () => {
+  it('When limit is out of range, Then the field fails with BAD_USER_INPUT, the problem under extensions.errors.limit', async () => {
     const res = await query(world.as('viewer'), '{ articles(limit: 101) { id } }').expect(200);
     expect(res.body.errors[0]).to.include({ message: 'The limit argument must be from 1 to 100.' });
-    expect(res.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+    expect(res.body.errors[0].extensions).to.deep.include({ code: 'BAD_USER_INPUT', errors: { limit: ['The limit argument must be from 1 to 100.'] } });
+  });
+
+  it('When arguments break the rules REST has for the same parameters (an empty or too long search or tracking number, an id below 1), Then the field fails with BAD_USER_INPUT on the argument, as REST answers 422', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['{ articles(search: "") { id } }', 'search', 'The search argument must not be empty; leave it out instead.'],
+      [`{ articles(search: "${'x'.repeat(101)}") { id } }`, 'search', 'The search argument must not be longer than 100 characters.'],
+      ['{ partners(search: "") { id } }', 'search', 'The search argument must not be empty; leave it out instead.'],
+      [`{ shipments(tracking_number: "${'9'.repeat(129)}") { id } }`, 'tracking_number', 'The tracking_number argument must not be longer than 128 characters.'],
+      ['{ shipments(tracking_number: "") { id } }', 'tracking_number', 'The tracking_number argument must not be empty; leave it out instead.'],
+      ['{ article(id: 0) { id } }', 'id', 'The id argument must be at least 1.'],
+      ['{ sales_order(id: -1) { id } }', 'id', 'The id argument must be at least 1.'],
+      ['{ shipments(sales_order_id: 0) { id } }', 'sales_order_id', 'The sales_order_id argument must be at least 1.'],
+      ['{ receptions(purchase_order_id: 0) { id } }', 'purchase_order_id', 'The purchase_order_id argument must be at least 1.'],
+      ['{ stock(article_id: -1) { id } }', 'article_id', 'The article_id argument must be at least 1.'],
+      ['{ stock_movements(warehouse_id: 0) { id } }', 'warehouse_id', 'The warehouse_id argument must be at least 1.'],
+    ];
+    for (const [text, argument, message] of cases) {
+      const res = await query(world.as('admin'), text).expect(200);
+      expect(res.body.errors, text).to.have.length(1);
+      expect(res.body.errors[0].extensions, text).to.deep.include({ code: 'BAD_USER_INPUT', errors: { [argument]: [message] } });
+    }
   });
 
   it('When there is no token, Then HTTP 401 with UNAUTHENTICATED', async () => {

@@ -1,6 +1,6 @@
 /** The Article type and the article queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
 import type { Article } from './articles.repository.js';
 import * as articles from './articles.service.js';
 
@@ -17,6 +17,7 @@ export const ArticleType = builder.objectRef<Article>('Article').implement({
     lot_tracked: t.exposeBoolean('lot_tracked', { description: 'Stock is kept per lot, and every inbound line names its lot.' }),
     expiry_tracked: t.exposeBoolean('expiry_tracked', { description: 'Stock is kept per expiry date, and sales orders take the earliest expiry first (FEFO).' }),
     barcode: t.exposeString('barcode', { nullable: true }),
+    um3pl_barcode: t.exposeString('barcode', { nullable: true, description: 'The same value as `barcode`, as REST shows both keys.' }),
     active: t.exposeBoolean('active'),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
@@ -36,7 +37,7 @@ builder.queryFields((t) => ({
       requireModule(ctx, 'articles');
       return articles.articlesAfter(ctx.tenant, {
         after: args.after ?? undefined,
-        search: args.search ?? undefined,
+        search: textArg(args.search, 'search', 100),
         limit: pageLimit(args.limit, 25, 100),
       });
     },
@@ -48,7 +49,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'articles');
-      return articles.findArticle(ctx.tenant, args.id);
+      return articles.findArticle(ctx.tenant, idArg(args.id, 'id'));
     },
   }),
 }));

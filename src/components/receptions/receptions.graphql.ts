@@ -1,6 +1,6 @@
 /** The Reception type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { receptionsAfter } from './receptions.service.js';
 
@@ -42,7 +42,7 @@ builder.queryFields((t) => ({
       requireModule(ctx, 'inbound');
       return receptionsAfter(ctx.tenant, {
         after: args.after ?? undefined,
-        purchaseOrderId: args.purchase_order_id ?? undefined,
+        purchaseOrderId: idArg(args.purchase_order_id, 'purchase_order_id'),
         limit: pageLimit(args.limit, 25, 100),
       });
     },

@@ -1,6 +1,6 @@
 /** The Partner and Warehouse types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { pageLimit } from '../../platform/graphql/context.js';
+import { pageLimit, textArg } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import * as reference from './reference.service.js';
 
@@ -52,7 +52,7 @@ builder.queryFields((t) => ({
       reference.partnersAfter(ctx.tenant, {
         after: args.after ?? undefined,
         type: args.type ?? undefined,
-        search: args.search ?? undefined,
+        search: textArg(args.search, 'search', 100),
         limit: pageLimit(args.limit, 25, 100),
       }),
   }),

@@ -1,6 +1,6 @@
 /** The Return type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
 import { returnsAfter } from './returns.service.js';
@@ -45,7 +45,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'returns');
-      return returnsAfter(ctx.tenant, { after: args.after ?? undefined, salesOrderId: args.sales_order_id ?? undefined, limit: pageLimit(args.limit, 25, 100) });
+      return returnsAfter(ctx.tenant, { after: args.after ?? undefined, salesOrderId: idArg(args.sales_order_id, 'sales_order_id'), limit: pageLimit(args.limit, 25, 100) });
     },
   }),
 }));

@@ -1,6 +1,6 @@
 /** The SalesOrder type and its queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
 import { TRANSITIONS, type SalesOrderStatus } from './sales-orders.rules.js';
@@ -73,7 +73,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'outbound');
-      return findSalesOrder(ctx.tenant, args.id);
+      return findSalesOrder(ctx.tenant, idArg(args.id, 'id'));
     },
   }),
 }));

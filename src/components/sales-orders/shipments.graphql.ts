@@ -1,6 +1,6 @@
 /** The Shipment types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findShipment, shipmentsAfter } from './shipments.service.js';
 
@@ -75,8 +75,8 @@ builder.queryFields((t) => ({
       requireModule(ctx, 'outbound');
       return shipmentsAfter(ctx.tenant, {
         after: args.after ?? undefined,
-        salesOrderId: args.sales_order_id ?? undefined,
-        trackingNumber: args.tracking_number ?? undefined,
+        salesOrderId: idArg(args.sales_order_id, 'sales_order_id'),
+        trackingNumber: textArg(args.tracking_number, 'tracking_number', 128),
         limit: pageLimit(args.limit, 25, 100),
       });
     },
@@ -88,7 +88,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'outbound');
-      return findShipment(ctx.tenant, args.id);
+      return findShipment(ctx.tenant, idArg(args.id, 'id'));
     },
   }),
 }));

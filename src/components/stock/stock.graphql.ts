@@ -1,6 +1,6 @@
 /** The StockLevel and StockMovement types and the stock and stock_movements queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { StockLevel } from './stock.repository.js';
 import { listMovements, type StockMovement } from './ledger.service.js';
 import { stockAfter } from './stock.service.js';
@@ -43,8 +43,8 @@ builder.queryFields((t) => ({
       requireModule(ctx, 'stock');
       return stockAfter(ctx.tenant, {
         after: args.after ?? undefined,
-        articleId: args.article_id ?? undefined,
-        warehouseId: args.warehouse_id ?? undefined,
+        articleId: idArg(args.article_id, 'article_id'),
+        warehouseId: idArg(args.warehouse_id, 'warehouse_id'),
         limit: pageLimit(args.limit, 25, 200),
       });
     },
@@ -93,8 +93,8 @@ builder.queryFields((t) => ({
       requireModule(ctx, 'stock');
       const page = await listMovements(ctx.tenant, {
         after: args.after ?? undefined,
-        article_id: args.article_id ?? undefined,
-        warehouse_id: args.warehouse_id ?? undefined,
+        article_id: idArg(args.article_id, 'article_id'),
+        warehouse_id: idArg(args.warehouse_id, 'warehouse_id'),
         perPage: pageLimit(args.limit, 25, 200),
       });
       return page.data;

@@ -2,6 +2,7 @@
 import { GraphQLError } from 'graphql';
 import type { ModuleSlug } from '../../kernel/access.js';
 import type { TenantContext } from '../tenant-context.js';
+import { InputError } from '../errors.js';
 
 export interface GraphQLContext {
   readonly tenant: TenantContext;
@@ -19,11 +20,32 @@ export function requireModule(ctx: GraphQLContext, module: ModuleSlug): void {
   });
 }
 
-/** A page size argument: 1 to `max`, `fallback` when absent; else BAD_USER_INPUT. */
+/**
+ * A page size argument: 1 to `max`, `fallback` when absent; else BAD_USER_INPUT, with the problem
+ * under `extensions.errors.limit` as REST keys its own (`errors.per_page`).
+ */
 export function pageLimit(limit: number | null | undefined, fallback: number, max: number): number {
   const value = limit ?? fallback;
-  if (value < 1 || value > max) {
-    throw new GraphQLError(`The limit argument must be from 1 to ${max}.`, { extensions: { code: 'BAD_USER_INPUT' } });
-  }
+  if (value < 1 || value > max) throw InputError.field('limit', `The limit argument must be from 1 to ${max}.`);
+  return value;
+}
+
+/** An id argument as REST takes one (a path or query id): at least 1, else BAD_USER_INPUT on it. */
+export function idArg(value: number, name: string): number;
+export function idArg(value: number | null | undefined, name: string): number | undefined;
+export function idArg(value: number | null | undefined, name: string): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value < 1) throw InputError.field(name, `The ${name} argument must be at least 1.`);
+  return value;
+}
+
+/**
+ * A text argument as REST takes the query parameter of the same name: not empty (leave it out
+ * instead), at most `max` characters; else BAD_USER_INPUT on it. `search=""` answered every row.
+ */
+export function textArg(value: string | null | undefined, name: string, max: number): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value === '') throw InputError.field(name, `The ${name} argument must not be empty; leave it out instead.`);
+  if ([...value].length > max) throw InputError.field(name, `The ${name} argument must not be longer than ${max} characters.`);
   return value;
 }
