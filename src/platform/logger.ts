@@ -114,6 +114,13 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'appName'>, desti
 const SAVEPOINT_GONE = /^Transaction was implicitly committed, do not mix transactions and DDL/;
 
 /**
+ * Knex's line for each connection it could not open: while the database is down, one for every
+ * query tried, a few a second; the outage is answered (503, readiness) and logged once by the
+ * loops that meet it (repeated-failure.ts), so these stay at debug.
+ */
+const ACQUIRE_FAILED = /^Acquire connection error/;
+
+/**
  * Knex's own warnings, errors and deprecations (a connection it could not open, with the driver's
  * stack) as lines of the process logger: knex writes them on the console otherwise, plain text
  * among the JSON lines, which a log collector cannot read.
@@ -121,7 +128,8 @@ const SAVEPOINT_GONE = /^Transaction was implicitly committed, do not mix transa
 export function knexLog(logger: Logger): NonNullable<Knex.Config['log']> {
   const line = (level: 'warn' | 'error') => (message: unknown) => {
     const text = String(message);
-    logger[level === 'warn' && SAVEPOINT_GONE.test(text) ? 'debug' : level]({ source: 'knex' }, text);
+    const routine = level === 'warn' && (SAVEPOINT_GONE.test(text) || ACQUIRE_FAILED.test(text));
+    logger[routine ? 'debug' : level]({ source: 'knex' }, text);
   };
   return { warn: line('warn'), error: line('error'), deprecate: line('warn'), debug: () => undefined };
 }

@@ -20,6 +20,7 @@ import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs } from '
 import { send as sendHttp, type SendOptions, type SendResult } from './webhooks.sender.js';
 import { signature } from './webhooks.signing.js';
 import type { Metrics } from '../../platform/metrics.js';
+import { repeatedFailureLog } from '../../platform/repeated-failure.js';
 
 export const WORKER_HEARTBEAT = 'webhook-worker';
 export const PARALLEL_SENDS = 8;
@@ -232,12 +233,18 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     return result;
   }
 
+  const roundFailures = repeatedFailureLog(logger, 'error', { failing: 'webhook worker round failed', recovered: 'webhook worker rounds work again' });
   const loop = (): void => {
     if (stopping) return;
     let busy = false;
     current = round()
-      .then((result) => void (busy = result.busy))
-      .catch((err: unknown) => logger.error({ err }, 'webhook worker round failed'))
+      .then(
+        (result) => {
+          busy = result.busy;
+          roundFailures.succeeded();
+        },
+        (err: unknown) => roundFailures.failed(err),
+      )
       .finally(() => {
         // A busy worker goes on at once (a timer of 0 still lets I/O in); an idle one waits a poll.
         if (!stopping) timer = setTimeout(loop, busy ? 0 : options.pollMs);

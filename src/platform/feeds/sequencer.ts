@@ -19,6 +19,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { toApiTime, fromApiTime } from '../../kernel/time.js';
 import { inTransaction } from '../db/transaction.js';
+import { repeatedFailureLog } from '../repeated-failure.js';
 
 export interface FeedSpec {
   /** The row of feed_sequences that counts this feed's places. */
@@ -133,12 +134,13 @@ export interface FeedStamper {
 /** Stamps the feeds every `intervalMs` in this process (a row waits at most about that long for its place). */
 export function startFeedStamper(db: Knex, logger: Logger, specs: readonly FeedSpec[] = FEEDS, intervalMs = 250): FeedStamper {
   let running: Promise<void> | undefined;
+  const failures = repeatedFailureLog(logger, 'warn', { failing: 'feed stamping failed; it is tried again', recovered: 'feed stamping works again' });
   const timer = setInterval(() => {
     if (running) return;
     running = (async () => {
       for (const spec of specs) if (await hasUnstamped(db, spec)) await stampAll(db, spec);
     })()
-      .catch((err: unknown) => logger.warn({ err }, 'feed stamping failed; it is tried again'))
+      .then(() => failures.succeeded(), (err: unknown) => failures.failed(err))
       .finally(() => {
         running = undefined;
       });
