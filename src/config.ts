@@ -94,9 +94,12 @@ function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], f
   return raw as T;
 }
 
-/** A database URL as an error may show it: its password never (`mysql://tpl:***@db:3306/tpl`). */
+/**
+ * A database or Redis URL as an error may show it: its password never (`mysql://tpl:***@db:3306/tpl`),
+ * even one holding `/`, `#` or `?` that should have been percent-encoded (up to the last `@`).
+ */
 export function withoutPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):.*@/i, '$1:***@');
 }
 
 function databaseUrl(env: Env): string {
@@ -142,6 +145,22 @@ function trustProxy(env: Env): boolean | number | string {
   return raw;
 }
 
+/** REDIS_URL when set: redis:// or rediss:// with a host, checked here so that a bad one is one line naming it, its password hidden. */
+function redisUrl(env: Env): string | undefined {
+  const url = optional(env, 'REDIS_URL');
+  if (url === undefined) return undefined;
+  const refused = (why: string) => new ConfigError(`REDIS_URL ${why} (got "${withoutPassword(url)}")`);
+  if (!/^rediss?:\/\//i.test(url)) throw refused('must start with redis:// or rediss://');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw refused('is not a valid URL: redis://[:password@]host:port[/db], with a numeric port and special characters of the password percent-encoded');
+  }
+  if (parsed.hostname === '') throw refused('names no host: redis://[:password@]host:port[/db]');
+  return url;
+}
+
 function redisPrefix(env: Env): string {
   const value = str(env, 'REDIS_PREFIX', 'tpl');
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(value)) throw new ConfigError(`REDIS_PREFIX must be 1 to 64 letters, digits or . _ : - (got "${value}")`);
@@ -167,7 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     appUrl: url(env, 'APP_URL', `http://localhost:${port}`),
     databaseUrl: databaseUrl(env),
-    redisUrl: optional(env, 'REDIS_URL'),
+    redisUrl: redisUrl(env),
     redisPrefix: redisPrefix(env),
     etsmToken: optional(env, 'ETSM_TOKEN'),
     mdmToken: optional(env, 'MDM_TOKEN'),

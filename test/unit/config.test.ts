@@ -136,6 +136,12 @@ describe('loadConfig', () => {
       // The password never shows in the line that refuses the URL.
       ['DATABASE_URL', 'mariadb://tpl:S3cretPw@db.internal:3306/tpl', /^DATABASE_URL must be sqlite:.* \(got "mariadb:\/\/tpl:\*\*\*@db\.internal:3306\/tpl"\)$/],
       ['DATABASE_URL', 'mysql://u:S3cretPw@localhost:notaport/db', /^DATABASE_URL is not a valid URL: .* \(got "mysql:\/\/u:\*\*\*@localhost:notaport\/db"\)$/],
+      // A password with an unencoded # or / is hidden too (up to the last @).
+      ['DATABASE_URL', 'mysql://u:S3c/ret#Pw@localhost/db', /^DATABASE_URL .* \(got "mysql:\/\/u:\*\*\*@localhost\/db"\)$/],
+      ['REDIS_URL', 'redis://:Xy#9secretPw@127.0.0.1:6379', /^REDIS_URL is not a valid URL: redis:\/\/\[:password@\]host:port\[\/db\], .* \(got "redis:\/\/:\*\*\*@127\.0\.0\.1:6379"\)$/],
+      ['REDIS_URL', '127.0.0.1:6379', /^REDIS_URL must start with redis:\/\/ or rediss:\/\/ \(got "127\.0\.0\.1:6379"\)$/],
+      ['REDIS_URL', 'redis://:pw@host:abc', /^REDIS_URL is not a valid URL: .* \(got "redis:\/\/:\*\*\*@host:abc"\)$/],
+      ['REDIS_URL', 'http://cache:6379', /^REDIS_URL must start with redis:\/\/ or rediss:\/\//],
       ['TRUST_PROXY', 'maybe', /^TRUST_PROXY must be true, false, a number of hops, or a comma list .* \(got "maybe"\)$/],
       ['TRUST_PROXY', 'loopback, 10.0.0.0/33', /^TRUST_PROXY must be/],
       ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)$/],
