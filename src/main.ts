@@ -53,7 +53,10 @@ async function main(): Promise<void> {
     connectionsCheckingInterval: 1000,
   });
   server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
+  // A port in use or a HOST that does not resolve: one JSON line and exit 1, as any start that fails.
+  server.once('error', exitOnStartupFailure);
   server.listen(config.port, config.host, () => {
+    server.off('error', exitOnStartupFailure);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port, appUrl: config.appUrl }, `listening on http://localhost:${port} (API at ${config.appUrl}/api, docs at ${config.appUrl}/docs)`);
@@ -73,6 +76,9 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     const stopped = worker?.stop();
+    // Answers given while draining close their connection: a client does not send its next request
+    // on a connection the sweep below is about to close (a reset, or a 502 from a proxy).
+    server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
     // Stop accepting at once, but not http's close(), which also drops every connection without a
     // request under way, including one accepted just before the signal whose request the busy
     // process has not read yet (its client would see a reset). Idle connections are closed each
