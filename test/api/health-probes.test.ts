@@ -15,6 +15,7 @@ import { createDb } from '../../src/platform/db/database.js';
 import { migrationSource } from '../../db/migrations/index.js';
 import { connectRedis, type RedisConnection } from '../../src/platform/redis.js';
 import { readDocument } from '../../src/platform/openapi/document.js';
+import { databaseProblem } from '../../src/components/health/readiness.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -107,6 +108,23 @@ describe('GET /readyz', () => {
     const res = await api(h.app).get('/readyz').timeout(8000).expect(503);
     expect(Date.now() - started).to.be.below(4000);
     expect(res.body).to.deep.equal({ status: 'not_ready', checks: { database: false, migrations: false }, reasons: ['The database does not answer.'] });
+  });
+
+  it('When the database server answers but refuses DATABASE_URL (no such database, wrong credentials), Then the reason says which, without the server\'s text', async () => {
+    expect(databaseProblem(Object.assign(new Error("Unknown database 'tpl_nope'"), { code: 'ER_BAD_DB_ERROR' }))).to.equal('The database named in DATABASE_URL does not exist on its server.');
+    expect(databaseProblem(Object.assign(new Error("Access denied for user 'tpl'@'10.0.0.5'"), { code: 'ER_ACCESS_DENIED_ERROR' }))).to.equal("The database server refused DATABASE_URL's user or password.");
+    expect(databaseProblem(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).to.equal('The database does not answer.');
+    if (testEnv.engine !== 'mysql') return;
+    const url = new URL(testEnv.mysqlUrl);
+    url.pathname = '/tpl_no_such_database';
+    const missing = createDb(url.href);
+    (missing.client as { logger: { warn: (message: string) => void } }).logger.warn = () => undefined;
+    try {
+      const res = await api((await buildApp({ deps: { db: missing } })).app).get('/readyz').timeout(8000).expect(503);
+      expect(res.body).to.deep.equal({ status: 'not_ready', checks: { database: false, migrations: false }, reasons: ['The database named in DATABASE_URL does not exist on its server.'] });
+    } finally {
+      await missing.destroy();
+    }
   });
 
   it('When the database was never migrated, Then it is 503 naming every migration to run', async () => {

@@ -14,26 +14,41 @@ type Readiness = Schema<'Readiness'>;
 
 const messages = {
   database: 'The database does not answer.',
+  unknownDatabase: 'The database named in DATABASE_URL does not exist on its server.',
+  accessDenied: "The database server refused DATABASE_URL's user or password.",
   migrations: (pending: string[]) =>
     `${pending.length} migration${pending.length === 1 ? ' is' : 's are'} not applied (${pending.join(', ')}); run the migrations.`,
   redis: 'Redis (REDIS_URL) does not answer.',
 };
 
-/** The migrations of this version that the database has not recorded; undefined when it does not answer. */
-async function pendingMigrations(deps: AppDeps): Promise<string[] | undefined> {
+/**
+ * Why the database cannot be used, as an operator fixes it: the server answered and refused the
+ * configuration (a database name or credentials of DATABASE_URL), or it does not answer. Only the
+ * kind is said, never the server's text (it names the user and the client's address).
+ */
+export function databaseProblem(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ER_BAD_DB_ERROR') return messages.unknownDatabase;
+  if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR') return messages.accessDenied;
+  return messages.database;
+}
+
+/** The migrations of this version that the database has not recorded, or why the database cannot tell. */
+async function pendingMigrations(deps: AppDeps): Promise<{ pending: string[] } | { problem: string }> {
   const work = (async () => {
     const applied = new Set(await repository.appliedMigrations(deps.db));
-    return (await migrationSource.getMigrations([])).filter((name) => !applied.has(name));
-  })();
-  return withTimeout(work, undefined);
+    return { pending: (await migrationSource.getMigrations([])).filter((name) => !applied.has(name)) };
+  })().catch((error: unknown) => ({ problem: databaseProblem(error) }));
+  return withTimeout<{ pending: string[] } | { problem: string }>(work, { problem: messages.database });
 }
 
 export async function checkReadiness(deps: AppDeps): Promise<Readiness> {
-  const [pending, redis] = await Promise.all([pendingMigrations(deps), deps.redis?.ping(CHECK_TIMEOUT_MS)]);
+  const [found, redis] = await Promise.all([pendingMigrations(deps), deps.redis?.ping(CHECK_TIMEOUT_MS)]);
+  const pending = 'pending' in found ? found.pending : undefined;
   const database = pending !== undefined;
   const migrations = database && pending.length === 0;
   const reasons = [
-    ...(database ? [] : [messages.database]),
+    ...('problem' in found ? [found.problem] : []),
     ...(database && !migrations ? [messages.migrations(pending)] : []),
     ...(redis === false ? [messages.redis] : []),
   ];
