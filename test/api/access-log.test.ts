@@ -11,6 +11,8 @@ import { api } from '../helpers/api.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { buildApp, ETSM_TEST_TOKEN, harness, type Harness } from '../helpers/harness.js';
 import { testEnv } from '../helpers/test-env.js';
+import { closedPort } from '../helpers/net.js';
+import { createDb } from '../../src/platform/db/database.js';
 
 interface Line {
   level: number;
@@ -95,6 +97,24 @@ describe('Access log', () => {
     await api(h.app, { token: '3pl_pat_not-a-token', company: world.client.id }).get('/api/articles').set('X-Request-Id', 'log-401i').expect(401);
     await settle();
     expect(lines().filter((l) => l.requestId === 'log-401i').map((l) => [l.level, l.res?.statusCode, l.operation])).to.deep.equal([[30, 401, 'listArticles']]);
+  });
+
+  it('When the database is down, Then a probe\'s 503 (/readyz, /health) is logged at info, the state it was asked for, and a data request\'s 503 at error', async () => {
+    const out: string[] = [];
+    const logger = createLogger({ logLevel: 'info', appName: 'access-log-test' }, { write: (line: string) => void out.push(line) });
+    const dead = createDb(`mysql://root@127.0.0.1:${await closedPort()}/none`);
+    (dead.client as { logger: { warn: (message: string) => void } }).logger.warn = () => undefined;
+    try {
+      const h = await buildApp({ deps: { logger, db: dead } });
+      await api(h.app).get('/readyz').set('X-Request-Id', 'log-ready').timeout(8000).expect(503);
+      await api(h.app).get('/health').set('X-Request-Id', 'log-health').timeout(8000).expect(503);
+      await api(h.app, { token: world.users.viewer.token, company: world.client.id }).get('/api/articles').set('X-Request-Id', 'log-data').timeout(15000).expect(503);
+      await settle();
+      const levels = out.map((line) => JSON.parse(line) as Line).filter((l) => l.req !== undefined).map((l) => [l.requestId, l.level, l.res?.statusCode]);
+      expect(levels).to.deep.equal([['log-ready', 30, 503], ['log-health', 30, 503], ['log-data', 50, 503]]);
+    } finally {
+      await dead.destroy();
+    }
   });
 
   it('When the client goes away before its body has arrived, Then the request is logged as aborted at warn, not as an error', async () => {

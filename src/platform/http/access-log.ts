@@ -1,7 +1,8 @@
 /**
  * Step 1: the access log, one JSON line a request when it ends, without credentials:
- * `request completed` at info (1xx-4xx: a scanner's 404s and 401s must not flood the warn level),
- * `request errored` at error (5xx, or a connection closed before the answer was written). Each
+ * `request completed` at info (1xx-4xx: a scanner's 404s and 401s must not flood the warn level;
+ * and a probe's 503, which reports the state asked for), `request errored` at error (5xx, or a
+ * connection closed before the answer was written). Each
  * line carries `requestId` (the key every line about a request uses, the error handler's too),
  * `operation` (the operationId), `company` (the company in scope), `user` or `integration` (who
  * called), `req` (method, url, userAgent), `res` (statusCode, size: the body's bytes as sent,
@@ -30,6 +31,14 @@ function caller(req: Request): { company?: number; user?: number; integration?: 
   return principal.kind === 'user' ? { company, user: principal.user.id } : { company, integration: principal.integration };
 }
 
+/**
+ * A probe's 503 (the `Health` operations: not ready, unhealthy) is the state it was asked for, not a
+ * request that failed: a load balancer reads /readyz every second while an instance is not ready.
+ */
+function reportsState(req: Request, status: number): boolean {
+  return status === 503 && (req.operation?.raw.tags?.includes('Health') ?? false);
+}
+
 function bodySize(res: Response): number | undefined {
   const length = res.getHeader('content-length');
   return length === undefined ? undefined : Number(length);
@@ -45,7 +54,7 @@ export function accessLog(logger: Logger): RequestHandler {
       const abandoned = !aborted && !res.headersSent && !res.writableFinished;
       const unanswered = aborted || abandoned;
       const status = res.statusCode;
-      const errored = !unanswered && (status >= 500 || !res.writableFinished);
+      const errored = !unanswered && ((status >= 500 && !reportsState(req, status)) || !res.writableFinished);
       const level = errored ? 'error' : unanswered ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const userAgent = req.headers['user-agent']?.slice(0, USER_AGENT_MAX);

@@ -31,6 +31,7 @@ export interface Parameter {
 export interface RawOperation {
   operationId: string;
   summary?: string;
+  tags?: string[];
   security?: Array<Record<string, string[]>>;
   parameters?: Array<Parameter | { $ref: string }>;
   requestBody?: unknown;
