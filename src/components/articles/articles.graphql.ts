@@ -1,8 +1,12 @@
 /** The Article type and the article queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Article } from './articles.repository.js';
 import * as articles from './articles.service.js';
+
+/** REST's rule for the same parameter (GET /api/articles?search=). */
+const SEARCH_MAX_LENGTH = queryParameterMaxLength('listArticles', 'search');
 
 export const ArticleType = builder.objectRef<Article>('Article').implement({
   description: 'An article of a client company.',
@@ -37,7 +41,7 @@ builder.queryFields((t) => ({
       requireModule(ctx, 'articles');
       return articles.articlesAfter(ctx.tenant, {
         after: args.after ?? undefined,
-        search: textArg(args.search, 'search', 100),
+        search: textArg(args.search, 'search', SEARCH_MAX_LENGTH),
         limit: pageLimit(args.limit, 25, 100),
       });
     },

@@ -1,8 +1,12 @@
 /** The Partner and Warehouse types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { pageLimit, textArg } from '../../platform/graphql/context.js';
+import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import * as reference from './reference.service.js';
+
+/** REST's rule for the same parameter (GET /api/partners?search=). */
+const SEARCH_MAX_LENGTH = queryParameterMaxLength('listPartners', 'search');
 
 const PartnerTypeEnum = builder.enumType('PartnerType', { values: ['supplier', 'client'] as const });
 
@@ -52,7 +56,7 @@ builder.queryFields((t) => ({
       reference.partnersAfter(ctx.tenant, {
         after: args.after ?? undefined,
         type: args.type ?? undefined,
-        search: textArg(args.search, 'search', 100),
+        search: textArg(args.search, 'search', SEARCH_MAX_LENGTH),
         limit: pageLimit(args.limit, 25, 100),
       }),
   }),

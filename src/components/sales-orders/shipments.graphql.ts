@@ -1,8 +1,12 @@
 /** The Shipment types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findShipment, shipmentsAfter } from './shipments.service.js';
+
+/** REST's rule for the same parameter (GET /api/shipments?tracking_number=). */
+const TRACKING_NUMBER_MAX_LENGTH = queryParameterMaxLength('listShipments', 'tracking_number');
 
 const LotQuantityType = builder.objectRef<Schema<'LotQuantity'>>('LotQuantity').implement({
   description: 'What a line took of one lot.',
@@ -76,7 +80,7 @@ builder.queryFields((t) => ({
       return shipmentsAfter(ctx.tenant, {
         after: args.after ?? undefined,
         salesOrderId: idArg(args.sales_order_id, 'sales_order_id'),
-        trackingNumber: textArg(args.tracking_number, 'tracking_number', 128),
+        trackingNumber: textArg(args.tracking_number, 'tracking_number', TRACKING_NUMBER_MAX_LENGTH),
         limit: pageLimit(args.limit, 25, 100),
       });
     },

@@ -41,7 +41,8 @@ export function idArg(value: number | null | undefined, name: string): number | 
 
 /**
  * A text argument as REST takes the query parameter of the same name: not empty (leave it out
- * instead), at most `max` characters; else BAD_USER_INPUT on it. `search=""` answered every row.
+ * instead), at most `max` characters (that parameter's maxLength in the document:
+ * queryParameterMaxLength); else BAD_USER_INPUT on it. `search=""` answered every row.
  */
 export function textArg(value: string | null | undefined, name: string, max: number): string | undefined {
   if (value === null || value === undefined) return undefined;

@@ -149,6 +149,18 @@ export function deprecationHeaders(raw: RawOperation): Array<[string, string]> {
 }
 
 /** True when the operation cannot be called without a token. */
+/**
+ * The longest value the query parameter `name` of `operationId` takes (its schema's maxLength): for
+ * another interface that keeps REST's rules for the same parameter (GraphQL's arguments).
+ */
+export function queryParameterMaxLength(operationId: OperationId, name: string): number {
+  const doc = readDocument();
+  const op = listOperations(doc).find((candidate) => candidate.operationId === operationId);
+  const max = (op?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema as { maxLength?: number } | undefined)?.maxLength;
+  if (max === undefined) throw new Error(`${operationId} has no query parameter ${name} with a maxLength`);
+  return max;
+}
+
 export function requiresAuth(op: ContractOperation): boolean {
   return op.security.length > 0 && op.security.every((alternative) => alternative.length > 0);
 }
