@@ -102,19 +102,29 @@ export function withoutPassword(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):.*@/i, '$1:***@');
 }
 
-function databaseUrl(env: Env): string {
-  const url = str(env, 'DATABASE_URL', 'sqlite:./data/dev.sqlite');
-  const refused = (why: string) => new ConfigError(`DATABASE_URL ${why} (got "${withoutPassword(url)}")`);
-  if (/^sqlite:.+/.test(url)) return url;
-  if (!/^mysql:\/\/.+/.test(url)) throw refused('must be sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db');
+/** A refusal of a URL variable: its name, what is wrong, the value with its password hidden. */
+function refusedUrl(key: string, url: string, why: string): ConfigError {
+  return new ConfigError(`${key} ${why} (got "${withoutPassword(url)}")`);
+}
+
+/** `url` when WHATWG parses it and it names a host; else a refusal that shows `form`, the shape it should have. */
+function serverUrl(key: string, url: string, form: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw refused('is not a valid URL: mysql://user:pass@host:port/db, with a numeric port and special characters of the password percent-encoded');
+    throw refusedUrl(key, url, `is not a valid URL: ${form}, with a numeric port and special characters of the password percent-encoded`);
   }
-  if (parsed.hostname === '') throw refused('names no host: mysql://user:pass@host:port/db');
+  if (parsed.hostname === '') throw refusedUrl(key, url, `names no host: ${form}`);
   return url;
+}
+
+function databaseUrl(env: Env): string {
+  const url = str(env, 'DATABASE_URL', 'sqlite:./data/dev.sqlite');
+  if (/^sqlite:.+/.test(url)) return url;
+  const form = 'mysql://user:pass@host:port/db';
+  if (!/^mysql:\/\/.+/.test(url)) throw refusedUrl('DATABASE_URL', url, `must be sqlite:<path>, sqlite::memory: or ${form}`);
+  return serverUrl('DATABASE_URL', url, form);
 }
 
 /**
@@ -149,16 +159,8 @@ function trustProxy(env: Env): boolean | number | string {
 function redisUrl(env: Env): string | undefined {
   const url = optional(env, 'REDIS_URL');
   if (url === undefined) return undefined;
-  const refused = (why: string) => new ConfigError(`REDIS_URL ${why} (got "${withoutPassword(url)}")`);
-  if (!/^rediss?:\/\//i.test(url)) throw refused('must start with redis:// or rediss://');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw refused('is not a valid URL: redis://[:password@]host:port[/db], with a numeric port and special characters of the password percent-encoded');
-  }
-  if (parsed.hostname === '') throw refused('names no host: redis://[:password@]host:port[/db]');
-  return url;
+  if (!/^rediss?:\/\//i.test(url)) throw refusedUrl('REDIS_URL', url, 'must start with redis:// or rediss://');
+  return serverUrl('REDIS_URL', url, 'redis://[:password@]host:port[/db]');
 }
 
 function redisPrefix(env: Env): string {

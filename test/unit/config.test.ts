@@ -142,6 +142,8 @@ describe('loadConfig', () => {
       ['REDIS_URL', '127.0.0.1:6379', /^REDIS_URL must start with redis:\/\/ or rediss:\/\/ \(got "127\.0\.0\.1:6379"\)$/],
       ['REDIS_URL', 'redis://:pw@host:abc', /^REDIS_URL is not a valid URL: .* \(got "redis:\/\/:\*\*\*@host:abc"\)$/],
       ['REDIS_URL', 'http://cache:6379', /^REDIS_URL must start with redis:\/\/ or rediss:\/\//],
+      ['DATABASE_URL', 'mysql:///tpl', /^DATABASE_URL names no host: mysql:\/\/user:pass@host:port\/db \(got "mysql:\/\/\/tpl"\)$/],
+      ['REDIS_URL', 'redis:///0', /^REDIS_URL names no host: redis:\/\/\[:password@\]host:port\[\/db\] \(got "redis:\/\/\/0"\)$/],
       ['TRUST_PROXY', 'maybe', /^TRUST_PROXY must be true, false, a number of hops, or a comma list .* \(got "maybe"\)$/],
       ['TRUST_PROXY', 'loopback, 10.0.0.0/33', /^TRUST_PROXY must be/],
       ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)$/],
