@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../src/platform/project-root.js';
 import { cliOn, emptyDatabase, spawnCli, type EmptyDatabase } from './cli-helpers.js';
+import { LIVE_HEARTBEAT_MS } from '../../src/cli/rollback-plan.js';
+import { nowDb } from '../../src/kernel/time.js';
 
 const version = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -34,24 +36,58 @@ describe('CLI migrate and rollback', () => {
     expect(second.out).to.deep.equal([`The database is up to date (${/\((\d+) migrations/.exec(first.out[0]!)![1]} migrations).`]);
   });
 
-  it('When rollback runs without --force, Then it exits 2 saying it drops every table and which migrations it would undo, and drops nothing', async () => {
+  it('When rollback runs without --force, Then it exits 2 naming each table it would drop with its rows and the migrations it would undo, and drops nothing', async () => {
     await cliOn(database.db, ['migrate']);
+    // Two heartbeats of instances stopped long ago: rows the line counts, and no running instance.
+    const old = nowDb(() => Date.now() - 3_600_000);
+    await database.db('heartbeats').insert([{ name: 'cron', last_ping_at: old }, { name: 'webhook-worker', last_ping_at: old }]);
+    // An operator's own table beside the service's: rollback does not drop it, so it does not name it.
+    await database.db.schema.createTable('operator_notes', (t) => t.increments('id'));
     const result = await cliOn(database.db, ['rollback']);
     expect(result.code).to.equal(2);
     expect(result.out).to.deep.equal([]);
     expect(result.err).to.have.length(1);
-    expect(result.err[0]).to.match(/^rollback drops every table of the service and all its data \(\d+ migrations to undo: \d{3}_\w+(, \d{3}_\w+)*, 001_platform\)\. Run rollback --force to do it\.$/);
+    expect(result.err[0]).to.match(
+      /^rollback drops every table of the service and all its data: \d+ tables holding \d+ rows \(article_id_sequence: \d+, articles: 0, .*\), undoing \d+ migrations \(\d{3}_\w+(, \d{3}_\w+)*, 001_platform\)\. Run rollback --force to do it\.$/,
+    );
+    expect(result.err[0]).to.contain(', heartbeats: 2, ');
+    for (const kept of ['operator_notes', 'knex_migrations']) expect(result.err[0]).not.to.contain(kept);
     expect(await tables()).to.equal(true);
   });
 
-  it('When rollback runs with --force, Then every table is dropped and it says so; again, there is nothing to roll back', async () => {
+  it('When rollback runs with --force, Then every table of the service is dropped and it names them; an operator table stays; again, there is nothing to roll back', async () => {
     await cliOn(database.db, ['migrate']);
+    await database.db.schema.createTable('operator_notes', (t) => t.increments('id'));
     const result = await cliOn(database.db, ['rollback', '--force']);
     expect([result.code, result.err]).to.deep.equal([0, []]);
-    expect(result.out[0]).to.match(/^Rolled back \d+ migrations \(.*001_platform\): the tables of the service are dropped\.$/);
+    expect(result.out[0]).to.match(/^Rolled back \d+ migrations \(.*001_platform\): \d+ tables of the service dropped \(article_id_sequence, articles, .*, webhooks\)\.$/);
     expect(await tables()).to.equal(false);
+    expect(await database.db.schema.hasTable('operator_notes')).to.equal(true);
     const again = await cliOn(database.db, ['rollback', '--force']);
     expect(again.out).to.deep.equal(['Nothing to roll back: no migration is applied to this database.']);
+  });
+
+  it('When a server or worker wrote its heartbeat in the last 2 minutes, Then rollback --force refuses (exit 2, naming the heartbeats) and drops nothing; the dry run warns; an older heartbeat does not hold it back', async () => {
+    await cliOn(database.db, ['migrate']);
+    const at = (msAgo: number) => nowDb(() => Date.now() - msAgo);
+    await database.db('heartbeats').insert([
+      { name: 'cron', last_ping_at: at(40_000) },
+      { name: 'webhook-worker', last_ping_at: at(1_000) },
+    ]);
+    const refused = await cliOn(database.db, ['rollback', '--force']);
+    expect([refused.code, refused.out]).to.deep.equal([2, []]);
+    expect(refused.err).to.have.length(1);
+    expect(refused.err[0]).to.match(
+      /^rollback refused: a server or worker is running on this database \(heartbeats: webhook-worker [12] s ago, cron 4[01] s ago\); dropping its tables would break it\. Stop every server and worker that uses this database, then run rollback --force again once no heartbeat is newer than 2 minutes\.$/,
+    );
+    expect(await tables()).to.equal(true);
+    const dry = await cliOn(database.db, ['rollback']);
+    expect(dry.err[0]).to.match(/Run rollback --force to do it\. Now a server or worker is running on this database \(heartbeats: webhook-worker [12] s ago, cron 4[01] s ago\): stop it first\.$/);
+
+    await database.db('heartbeats').update({ last_ping_at: at(LIVE_HEARTBEAT_MS + 5_000) });
+    const done = await cliOn(database.db, ['rollback', '--force']);
+    expect([done.code, done.err]).to.deep.equal([0, []]);
+    expect(await tables()).to.equal(false);
   });
 
   it('When a list command runs on an empty database, Then it does not migrate it (it fails on the missing table instead)', async () => {
