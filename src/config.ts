@@ -44,6 +44,8 @@ export interface Config {
   readonly webhookMaxSubscriptions: number;
   /** How often the webhook worker looks for work. */
   readonly workerPollMs: number;
+  /** WORKER_METRICS_PORT: where a worker run as its own process serves GET /metrics (on HOST); unset: it serves none. */
+  readonly workerMetricsPort: number | undefined;
   /** How long events stay readable in GET /api/events (30 days at least). */
   readonly eventsRetentionDays: number;
   /** How long a verified token and a resolved company access are reused (0: looked up on every request). */
@@ -209,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookMaxSubscriptions: int(env, 'WEBHOOK_MAX_SUBSCRIPTIONS', 25, 1, 1000),
     workerPollMs: int(env, 'WORKER_POLL_MS', 1000, 10, 60_000),
+    workerMetricsPort: optional(env, 'WORKER_METRICS_PORT') === undefined ? undefined : int(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     eventsRetentionDays: int(env, 'EVENTS_RETENTION_DAYS', 30, 30, 3650),
     authCacheTtlSeconds: int(env, 'AUTH_CACHE_TTL_SECONDS', 10, 0, 300),
     httpHeadersTimeoutMs,

@@ -2,17 +2,22 @@
  * The webhook worker as its own process (`npm run worker`), for scaling delivery out: on
  * MySQL/MariaDB any number of workers run side by side, also on different nodes of a Galera
  * cluster (a claim is a conditional UPDATE whose rows decide: webhooks.queue.ts claimDue); on
- * SQLite, run one (or the in-process worker of the server, WORKER=in-process). SIGTERM lets the sends under
- * way finish and releases the rest of its claims.
+ * SQLite, run one (or the in-process worker of the server, WORKER=in-process). With
+ * WORKER_METRICS_PORT it serves GET /metrics there (its delivery attempts, the backlogs it samples,
+ * the process). SIGTERM lets the sends under way finish and releases the rest of its claims.
  */
-import { loadConfigOrExit } from './platform/startup.js';
+import { loadConfigOrExit, exitOnStartupFailure } from './platform/startup.js';
 import { createDb } from './platform/db/database.js';
 import { createLogger, knexLog } from './platform/logger.js';
+import { createMetrics } from './platform/metrics.js';
+import { createMetricsServer, listen } from './platform/metrics-server.js';
 import { createWebhookWorker } from './components/webhooks/webhooks.worker.js';
+import { startBacklogSampler, type BacklogSampler } from './components/webhooks/webhooks.backlog.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
 const db = createDb(config.databaseUrl, { log: knexLog(logger) });
+const metrics = createMetrics();
 const worker = createWebhookWorker({
   db,
   logger,
@@ -20,7 +25,17 @@ const worker = createWebhookWorker({
   allowPrivateTargets: config.webhookAllowPrivateTargets,
   allowHttp: config.webhookAllowHttp,
   pollMs: config.workerPollMs,
+  metrics,
 });
+
+let backlog: BacklogSampler | undefined;
+const metricsServer = config.workerMetricsPort === undefined ? undefined : createMetricsServer(metrics);
+if (metricsServer) {
+  // A port in use or a HOST that does not resolve: one JSON line and exit 1, before any delivery.
+  const port = await listen(metricsServer, config.workerMetricsPort!, config.host).catch(exitOnStartupFailure);
+  backlog = startBacklogSampler(db, metrics, logger);
+  logger.info({ port }, `webhook worker metrics on http://localhost:${port}/metrics`);
+}
 worker.start();
 logger.info('webhook worker started');
 
@@ -29,6 +44,8 @@ const stop = (signal: string): void => {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'webhook worker stopping');
+  backlog?.stop();
+  metricsServer?.close();
   void worker.stop().then(async () => {
     await db.destroy();
     process.exit(0);

@@ -32,7 +32,8 @@ describe('loadConfig', () => {
       webhookTimeoutMs: 10_000,
       webhookMaxSubscriptions: 25,
       workerPollMs: 1000,
-    eventsRetentionDays: 30,
+      workerMetricsPort: undefined,
+      eventsRetentionDays: 30,
       authCacheTtlSeconds: 10,
       httpHeadersTimeoutMs: 20_000,
       httpRequestTimeoutMs: 30_000,
@@ -67,6 +68,7 @@ describe('loadConfig', () => {
       LOGIN_HASH_QUEUE: '0',
       HEARTBEAT_STALE_MINUTES: '10080',
       TRUST_PROXY: '2',
+      WORKER_METRICS_PORT: '9464',
     });
     expect(config).to.include({
       redisPrefix: 'wms-eu:prod',
@@ -88,6 +90,7 @@ describe('loadConfig', () => {
       loginHashQueue: 0,
       rateLimitDataPerMinute: 600,
       heartbeatStaleMinutes: 10080,
+      workerMetricsPort: 9464,
       trustProxy: 2,
     });
   });
@@ -158,6 +161,7 @@ describe('loadConfig', () => {
       ['HEARTBEAT_STALE_MINUTES', '10081', /^HEARTBEAT_STALE_MINUTES must be a whole number from 1 to 10080/],
       ['HTTP_HEADERS_TIMEOUT_MS', '40000', /^HTTP_HEADERS_TIMEOUT_MS must be a whole number from 100 to 30000 \(got "40000"\)$/],
       ['REDIS_PREFIX', 'my prefix', /^REDIS_PREFIX must be 1 to 64 letters, digits or \. _ : - \(got "my prefix"\)$/],
+      ['WORKER_METRICS_PORT', 'http', /^WORKER_METRICS_PORT must be a whole number from 0 to 65535 \(got "http"\)$/],
       ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', /^HTTP_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 100 to 600000/],
     ];
     for (const [variable, value, message] of cases) {

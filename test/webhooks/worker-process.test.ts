@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createWorld } from '../helpers/factories.js';
 import { OK, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { createArticle, deliveries, isolatedApp, outboxIds, subscribe, type Isolated } from './support.js';
-import { until } from '../helpers/net.js';
+import { closedPort, until } from '../helpers/net.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TIMEOUT_MS = 500;
@@ -28,7 +28,7 @@ describe('The webhook worker process', function () {
   let receiver: Receiver;
   const processes: WorkerProcess[] = [];
 
-  function startWorker(): WorkerProcess {
+  function startWorker(extraEnv: Record<string, string> = {}): WorkerProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
       cwd: ROOT,
       env: {
@@ -38,6 +38,7 @@ describe('The webhook worker process', function () {
         WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
         WORKER_POLL_MS: '50',
         LOG_LEVEL: 'info',
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -124,5 +125,42 @@ describe('The webhook worker process', function () {
     for (const d of log.filter((row) => row.status === 'retrying')) expect(d.last_error).to.match(new RegExp(`${TIMEOUT_MS} ms`));
     const claimed = await h.db('webhook_deliveries').whereIn('webhook_id', [webhookId, otherId]).whereNotNull('claim_token').count({ n: '*' });
     expect(Number(claimed[0]!.n), 'no claim left behind').to.equal(0);
+  });
+
+  it('When the worker runs with WORKER_METRICS_PORT, Then GET /metrics there counts its delivery attempts and shows the backlogs it sampled; another path is a 404; a port in use ends the start with exit 1', async () => {
+    const world = await createWorld(h.app, h.db);
+    await subscribe(world, receiver.url, ['article.created']);
+    receiver.setDefault(OK);
+    const seen = receiver.received.length;
+    await createArticle(world);
+    const port = await closedPort();
+    const worker = startWorker({ WORKER_METRICS_PORT: String(port), HOST: '127.0.0.1' });
+    await receiver.waitFor(seen + 1, 30_000);
+    const url = `http://127.0.0.1:${port}`;
+    let text = '';
+    // The earlier tests' deliveries still due are this process's too: it counts at least this one.
+    await until(async () => {
+      const res = await fetch(`${url}/metrics`);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('text/plain; version=0.0.4; charset=utf-8');
+      text = await res.text();
+      return Number(/^tpl_webhook_deliveries_total\{outcome="delivered"\} (\d+)$/m.exec(text)?.[1] ?? 0) >= 1;
+    }, 10_000, 'the delivery to be counted', 50);
+    expect(text).to.match(/^tpl_webhook_deliveries_backlog\{status="pending"\} \d+$/m);
+    expect(text).to.match(/^tpl_database_up 1$/m);
+    expect(text).to.match(/^tpl_process_cpu_seconds_total /m);
+    const other = await fetch(`${url}/api/articles`);
+    expect([other.status, await other.json()]).to.deep.equal([404, { message: 'Not found: this process serves GET /metrics only.' }]);
+    expect(worker.output.join('')).to.include(`webhook worker metrics on http://localhost:${port}/metrics`);
+
+    const second = startWorker({ WORKER_METRICS_PORT: String(port), HOST: '127.0.0.1' });
+    expect(await second.exited).to.deep.equal({ code: 1, signal: null });
+    const lines = second.output.join('').trim().split('\n');
+    expect(lines, 'one line').to.have.length(1);
+    expect(JSON.parse(lines[0]!)).to.include({ msg: 'The process could not start.' });
+    expect(lines[0]).to.include('EADDRINUSE');
+
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).to.deep.equal({ code: 0, signal: null });
   });
 });
