@@ -1,6 +1,8 @@
 /** The StockLevel and StockMovement types and the stock and stock_movements queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { dateArg, idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { queryParameterMaxLength, schemaEnum } from '../../platform/openapi/document.js';
+import type { Schema } from '../../platform/openapi/schemas.js';
 import type { StockLevel } from './stock.repository.js';
 import { listMovements, type StockMovement } from './ledger.service.js';
 import { stockAfter } from './stock.service.js';
@@ -9,6 +11,17 @@ const LOT = 'The lot; null for an article that does not track lots.';
 const EXPIRY = 'The expiry date (YYYY-MM-DD); null for an article that does not track expiry.';
 
 export const StockTypeEnum = builder.enumType('StockType', { values: ['STOC_OK', 'STOC_DEFECT', 'STOC_QUARANTINE'] as const });
+
+const MovementCauseEnum = builder.enumType('MovementCause', {
+  description: 'What made a movement. New causes may be added.',
+  values: schemaEnum('MovementCause') as Array<Schema<'MovementCause'>>,
+});
+
+/** REST's longest `lot` filter (the LotFilter parameter of both stock reads). */
+const LOT_MAX_LENGTH = queryParameterMaxLength('listStock', 'lot');
+const LOT_FILTER = 'Only rows of this lot (compared exactly).';
+/** REST's longest article code in the `article_code` filter of GET /api/stock. */
+const ARTICLE_CODE_MAX_LENGTH = queryParameterMaxLength('listStock', 'article_code');
 
 const StockLevelType = builder.objectRef<StockLevel>('StockLevel').implement({
   description: 'Stock of one article of one client, in one warehouse, of one stock type, lot and expiry date.',
@@ -36,17 +49,31 @@ builder.queryFields((t) => ({
     args: {
       limit: t.arg.int({ description: 'Rows to return, 1 to 200 (default 25).' }),
       article_id: t.arg.int(),
+      article_code: t.arg.string({ description: 'Only rows of the article with this code.' }),
       warehouse_id: t.arg.int(),
+      stock_type: t.arg({ type: StockTypeEnum }),
+      lot: t.arg.string({ description: LOT_FILTER }),
+      expires_before: t.arg.string({ description: 'Only rows with an expiry date before this day (YYYY-MM-DD); rows without an expiry date are left out.' }),
+      updated_since: t.arg({ type: 'DateTime', description: 'Only rows updated at or after this time (inclusive), as GET /api/stock takes it.' }),
       after: t.arg.int({ description: 'The last stock row id seen.' }),
     },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'stock');
-      return stockAfter(ctx.tenant, {
-        after: args.after ?? undefined,
-        articleId: idArg(args.article_id, 'article_id'),
-        warehouseId: idArg(args.warehouse_id, 'warehouse_id'),
-        limit: pageLimit(args.limit, 25, 200),
-      });
+      const articleId = idArg(args.article_id, 'article_id');
+      const articleCode = textArg(args.article_code, 'article_code', ARTICLE_CODE_MAX_LENGTH);
+      return stockAfter(
+        ctx.tenant,
+        {
+          article_id: articleId === undefined ? undefined : [articleId],
+          article_code: articleCode === undefined ? undefined : [articleCode],
+          warehouse_id: idArg(args.warehouse_id, 'warehouse_id'),
+          stock_type: args.stock_type ?? undefined,
+          lot: textArg(args.lot, 'lot', LOT_MAX_LENGTH),
+          expires_before: dateArg(args.expires_before, 'expires_before'),
+          updated_since: args.updated_since ?? undefined,
+        },
+        { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 200) },
+      );
     },
   }),
 }));
@@ -88,6 +115,11 @@ builder.queryFields((t) => ({
       after: t.arg.int({ description: 'The id of the last movement seen.' }),
       article_id: t.arg.int(),
       warehouse_id: t.arg.int(),
+      stock_type: t.arg({ type: StockTypeEnum }),
+      cause: t.arg({ type: MovementCauseEnum }),
+      lot: t.arg.string({ description: LOT_FILTER }),
+      since: t.arg({ type: 'DateTime', description: 'Only movements created at or after this time; the first page starts there.' }),
+      until: t.arg({ type: 'DateTime', description: 'Only movements created at or before this time.' }),
     },
     resolve: async (_root, args, ctx) => {
       requireModule(ctx, 'stock');
@@ -95,6 +127,11 @@ builder.queryFields((t) => ({
         after: args.after ?? undefined,
         article_id: idArg(args.article_id, 'article_id'),
         warehouse_id: idArg(args.warehouse_id, 'warehouse_id'),
+        stock_type: args.stock_type ?? undefined,
+        cause: args.cause ?? undefined,
+        lot: textArg(args.lot, 'lot', LOT_MAX_LENGTH),
+        since: args.since ?? undefined,
+        until: args.until ?? undefined,
         perPage: pageLimit(args.limit, 25, 200),
       });
       return page.data;

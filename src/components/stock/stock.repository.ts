@@ -331,10 +331,8 @@ export async function listStockAsOf(tx: Knex, scope: CompanyScope, filters: Stoc
   return { rows: result.rows.map(toRow), total: result.total };
 }
 
-/** Balances with ids above `after`, by id (the GraphQL keyset). */
-export async function stockAfter(tx: Knex, scope: CompanyScope, options: { after?: number; articleId?: number; warehouseId?: number; limit: number }): Promise<StockLevel[]> {
-  const query = whereClientInScope(balances(tx), scope, 'b.company_id');
-  if (options.articleId !== undefined) query.where('b.article_id', options.articleId);
-  if (options.warehouseId !== undefined) query.where('b.warehouse_id', options.warehouseId);
+/** Balances with ids above `after` that pass the filters, by id (the GraphQL keyset). */
+export async function stockAfter(tx: Knex, scope: CompanyScope, filters: StockFilters, options: { after?: number; limit: number }): Promise<StockLevel[]> {
+  const query = filteredBalances(tx, scope, filters).page.clearOrder();
   return ((await afterId(query, options.after, options.limit, 'b.id')) as BalanceRow[]).map(toStockLevel);
 }

@@ -114,11 +114,16 @@ export function nonZeroBalancesOf(tx: Knex, articleId: number): Promise<Array<{ 
   return repository.nonZeroBalancesOf(tx, articleId);
 }
 
-export function listStock(ctx: TenantContext, filters: Omit<StockFilters, 'updated_since'> & { updated_since?: string }, page: PageRequest): Promise<Paged<StockLevel>> {
+/** The filters of a stock read as a client writes them: `updated_since` any time the API takes (inputTime). */
+export type StockQuery = Omit<StockFilters, 'updated_since'> & { updated_since?: string };
+
+export function listStock(ctx: TenantContext, filters: StockQuery, page: PageRequest): Promise<Paged<StockLevel>> {
   const since = inputTime(filters.updated_since);
   return repository.listStock(ctx.db, ctx.scope, { ...filters, updated_since: since }, page);
 }
 
-export function stockAfter(ctx: TenantContext, options: { after?: number; articleId?: number; warehouseId?: number; limit: number }): Promise<StockLevel[]> {
-  return repository.stockAfter(ctx.db, ctx.scope, options);
+/** The balances with ids above `after` that pass the filters of GET /api/stock, by id (GraphQL's `stock`). */
+export function stockAfter(ctx: TenantContext, filters: StockQuery, options: { after?: number; limit: number }): Promise<StockLevel[]> {
+  const since = inputTime(filters.updated_since, 'updated_since');
+  return repository.stockAfter(ctx.db, ctx.scope, { ...filters, updated_since: since }, options);
 }

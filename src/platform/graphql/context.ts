@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { ModuleSlug } from '../../kernel/access.js';
 import type { TenantContext } from '../tenant-context.js';
 import { InputError } from '../errors.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 export interface GraphQLContext {
   readonly tenant: TenantContext;
@@ -48,5 +49,18 @@ export function textArg(value: string | null | undefined, name: string, max: num
   if (value === null || value === undefined) return undefined;
   if (value === '') throw InputError.field(name, `The ${name} argument must not be empty; leave it out instead.`);
   if ([...value].length > max) throw InputError.field(name, `The ${name} argument must not be longer than ${max} characters.`);
+  return value;
+}
+
+/** ajv-formats' full `date` check: the shape and a day that exists (its type is any format's). */
+const isCalendarDate = (fullFormats.date as { validate: (value: string) => boolean }).validate;
+
+/**
+ * A date argument as REST takes a `format: date` parameter: `YYYY-MM-DD` and a day that exists
+ * (the same check as the request validator's); else BAD_USER_INPUT on it.
+ */
+export function dateArg(value: string | null | undefined, name: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!isCalendarDate(value)) throw InputError.field(name, `The ${name} argument must be a date that exists, as YYYY-MM-DD (2027-01-31).`);
   return value;
 }

@@ -8,6 +8,7 @@ import type { Role } from '../../kernel/access.js';
 import { isRole } from '../../kernel/access.js';
 import type { operations } from '../../generated/openapi.generated.js';
 import { projectRoot } from '../project-root.js';
+import type { SchemaName } from './schemas.js';
 
 export type OperationId = keyof operations;
 export type RateLimitKind = 'auth' | 'data' | 'none';
@@ -148,7 +149,6 @@ export function deprecationHeaders(raw: RawOperation): Array<[string, string]> {
   return headers;
 }
 
-/** True when the operation cannot be called without a token. */
 /**
  * The longest value the query parameter `name` of `operationId` takes (its schema's maxLength): for
  * another interface that keeps REST's rules for the same parameter (GraphQL's arguments).
@@ -156,11 +156,22 @@ export function deprecationHeaders(raw: RawOperation): Array<[string, string]> {
 export function queryParameterMaxLength(operationId: OperationId, name: string): number {
   const doc = readDocument();
   const op = listOperations(doc).find((candidate) => candidate.operationId === operationId);
-  const max = (op?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema as { maxLength?: number } | undefined)?.maxLength;
+  const schema = op?.parameters.find((p) => p.in === 'query' && p.name === name)?.schema as { maxLength?: number; items?: { maxLength?: number } } | undefined;
+  // A list parameter (article_code=A,B) bounds each of its values.
+  const max = schema?.maxLength ?? schema?.items?.maxLength;
   if (max === undefined) throw new Error(`${operationId} has no query parameter ${name} with a maxLength`);
   return max;
 }
 
+/** The values of the document's enum schema `name` (components.schemas), in its order: GraphQL's enums of the same name. */
+export function schemaEnum(name: SchemaName): string[] {
+  const schemas = readDocument().components.schemas as Record<string, { enum?: string[] }> | undefined;
+  const values = schemas?.[name]?.enum;
+  if (values === undefined) throw new Error(`The document has no enum schema ${name}`);
+  return values;
+}
+
+/** True when the operation cannot be called without a token. */
 export function requiresAuth(op: ContractOperation): boolean {
   return op.security.length > 0 && op.security.every((alternative) => alternative.length > 0);
 }
