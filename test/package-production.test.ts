@@ -144,7 +144,7 @@ describe('Production build without dev dependencies', function () {
     for (const line of output().split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), `a plain-text line: ${line}`).to.not.throw();
   });
 
-  it('When the compiled worker runs, Then it starts and stops cleanly on SIGTERM; then rollback --force refuses while the demo has stock kept per lot, and undoes a schema without any', async () => {
+  it('When the compiled worker runs, Then it starts and stops cleanly on SIGTERM; then rollback --force refuses while heartbeats are fresh, then while the demo has stock kept per lot, and undoes a schema without any', async () => {
     const worker = spawn(process.execPath, ['dist/src/worker.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = collect(worker);
     try {
@@ -153,6 +153,11 @@ describe('Production build without dev dependencies', function () {
       worker.kill('SIGTERM');
     }
     expect(await exited(worker)).to.equal(0);
+    // The server and worker above wrote their heartbeats a moment ago: as if still running.
+    const running = node(['dist/bin/tpl.js', 'rollback', '--force']);
+    expect(running.code).to.equal(2);
+    expect(running.stderr).to.match(/rollback refused: a server or worker is running on this database \(heartbeats: .*webhook-worker \d+ s ago/);
+    await database.db('heartbeats').update({ last_ping_at: '2026-01-01 00:00:00.000000' });
     const refused = node(['dist/bin/tpl.js', 'rollback', '--force']);
     expect(refused.code).to.equal(1);
     expect(refused.stderr).to.include('014_lots cannot be rolled back: 1 articles track lots or expiry dates');
