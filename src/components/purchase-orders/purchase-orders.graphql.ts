@@ -1,8 +1,8 @@
 /** The PurchaseOrder type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import { purchaseOrdersAfter } from './purchase-orders.service.js';
+import { findPurchaseOrder, purchaseOrdersAfter } from './purchase-orders.service.js';
 
 const StatusEnum = builder.enumType('PurchaseOrderStatus', { values: ['open', 'partially_received', 'received', 'cancelled', 'closed'] as const });
 
@@ -41,6 +41,16 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'inbound');
       return purchaseOrdersAfter(ctx.tenant, { after: args.after ?? undefined, status: args.status ?? undefined, limit: pageLimit(args.limit, 25, 100) });
+    },
+  }),
+  purchase_order: t.field({
+    type: PurchaseOrderType,
+    nullable: true,
+    description: 'One purchase order in scope, or null. Needs the inbound module.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'inbound');
+      return findPurchaseOrder(ctx.tenant, idArg(args.id, 'id'));
     },
   }),
 }));

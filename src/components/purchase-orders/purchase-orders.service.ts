@@ -84,6 +84,12 @@ export async function requireOrder(db: Knex, scope: CompanyScope, id: number): P
   return order;
 }
 
+/** One purchase order in scope, or undefined (GraphQL's `purchase_order`). */
+export async function findPurchaseOrder(ctx: TenantContext, id: number): Promise<PurchaseOrder | undefined> {
+  const order = await repository.findOrder(ctx.db, ctx.scope, id);
+  return order ? repository.toPurchaseOrder(order) : undefined;
+}
+
 export async function getPurchaseOrder(ctx: TenantContext, id: number): Promise<PurchaseOrder> {
   return repository.toPurchaseOrder(await requireOrder(ctx.db, ctx.scope, id));
 }

@@ -2,7 +2,7 @@
 import { builder } from '../../platform/graphql/builder.js';
 import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import { receptionsAfter } from './receptions.service.js';
+import { findReception, receptionsAfter } from './receptions.service.js';
 
 const ReceptionItemType = builder.objectRef<Schema<'ReceptionItem'>>('ReceptionItem').implement({
   fields: (t) => ({
@@ -45,6 +45,16 @@ builder.queryFields((t) => ({
         purchaseOrderId: idArg(args.purchase_order_id, 'purchase_order_id'),
         limit: pageLimit(args.limit, 25, 100),
       });
+    },
+  }),
+  reception: t.field({
+    type: ReceptionType,
+    nullable: true,
+    description: 'One reception in scope, or null. Needs the inbound module.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'inbound');
+      return findReception(ctx.tenant, idArg(args.id, 'id'));
     },
   }),
 }));

@@ -83,6 +83,12 @@ export async function requireReception(db: Knex, scope: CompanyScope, id: number
   return reception;
 }
 
+/** One reception in scope, or undefined (GraphQL's `reception`). */
+export async function findReception(ctx: TenantContext, id: number): Promise<ReceptionResource | undefined> {
+  const reception = await repository.findReception(ctx.db, ctx.scope, id);
+  return reception ? repository.toReception(reception) : undefined;
+}
+
 export async function getReception(ctx: TenantContext, id: number): Promise<ReceptionResource> {
   return repository.toReception(await requireReception(ctx.db, ctx.scope, id));
 }

@@ -45,8 +45,13 @@ export function partnersAfter(
   return repository.partnersAfter(ctx.db, ctx.scope, options);
 }
 
+/** One partner in scope, or undefined (GraphQL's `partner`). */
+export function findPartner(ctx: TenantContext, id: number): Promise<Schema<'Partner'> | undefined> {
+  return repository.findPartner(ctx.db, ctx.scope, id);
+}
+
 export async function getPartner(ctx: TenantContext, id: number): Promise<Schema<'Partner'>> {
-  return (await repository.findPartner(ctx.db, ctx.scope, id)) ?? notFound(messages.partnerNotFound(id));
+  return (await findPartner(ctx, id)) ?? notFound(messages.partnerNotFound(id));
 }
 
 export function listWarehouses(ctx: TenantContext, page: PageRequest): Promise<Paged<Schema<'Warehouse'>>> {
@@ -57,8 +62,13 @@ export function warehousesAfter(ctx: TenantContext, options: { after?: number; l
   return repository.warehousesAfter(ctx.db, ctx.scope, options);
 }
 
+/** One warehouse of the provider in scope, or undefined (GraphQL's `warehouse`). */
+export function findWarehouse(ctx: TenantContext, id: number): Promise<Schema<'Warehouse'> | undefined> {
+  return repository.findWarehouse(ctx.db, ctx.scope, id);
+}
+
 export async function getWarehouse(ctx: TenantContext, id: number): Promise<Schema<'Warehouse'>> {
-  return (await repository.findWarehouse(ctx.db, ctx.scope, id)) ?? notFound(messages.warehouseNotFound(id));
+  return (await findWarehouse(ctx, id)) ?? notFound(messages.warehouseNotFound(id));
 }
 
 /** Adds a problem on `field` unless `id` is a warehouse of the provider in scope. */

@@ -3,7 +3,7 @@ import { builder } from '../../platform/graphql/builder.js';
 import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
-import { returnsAfter } from './returns.service.js';
+import { findReturn, returnsAfter } from './returns.service.js';
 
 const ReturnItemType = builder.objectRef<Schema<'ReturnItem'>>('ReturnItem').implement({
   fields: (t) => ({
@@ -46,6 +46,16 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'returns');
       return returnsAfter(ctx.tenant, { after: args.after ?? undefined, salesOrderId: idArg(args.sales_order_id, 'sales_order_id'), limit: pageLimit(args.limit, 25, 100) });
+    },
+  }),
+  return: t.field({
+    type: ReturnType,
+    nullable: true,
+    description: 'One return in scope, or null. Needs the returns module.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'returns');
+      return findReturn(ctx.tenant, idArg(args.id, 'id'));
     },
   }),
 }));

@@ -42,8 +42,13 @@ export function returnsAfter(ctx: TenantContext, options: { after?: number; sale
   return repository.returnsAfter(ctx.db, ctx.scope, options);
 }
 
+/** One return in scope, or undefined (GraphQL's `return`). */
+export function findReturn(ctx: TenantContext, id: number): Promise<ReturnResource | undefined> {
+  return repository.findReturn(ctx.db, ctx.scope, id);
+}
+
 export async function getReturn(ctx: TenantContext, id: number): Promise<ReturnResource> {
-  const found = await repository.findReturn(ctx.db, ctx.scope, id);
+  const found = await findReturn(ctx, id);
   if (!found) throw new NotFoundError(messages.notFound(id));
   return found;
 }
