@@ -1288,7 +1288,8 @@ export interface paths {
          *     a reader; see the guide's "Lists, pagination and sync loops").
          *
          *     A provider in its own scope sees its clients' events; only event types whose module is on
-         *     for their client appear. Events are kept for at least 30 days (`EVENTS_RETENTION_DAYS`);
+         *     for their client and for the company in `X-Company-Id` appear (a provider whose `stock`
+         *     module is off sees no `stock.changed`, as `GET /api/stock` refuses it). Events are kept for at least 30 days (`EVENTS_RETENTION_DAYS`);
          *     an `after` older than that, or of an event this scope cannot see, is a 422 on `after`.
          */
         get: operations["listEvents"];
@@ -1331,7 +1332,7 @@ export interface paths {
         put?: never;
         /**
          * Create a reception through the reception integration
-         * @description The same body and rules as `POST /api/receptions`; `X-Company-Id` is the client company.
+         * @description The same body and rules as `POST /api/receptions`; `X-Company-Id` is the client company (a provider's id is a `422` on the header: the integration acts for one client, with that client's modules).
          */
         post: operations["createEtsmReception"];
         delete?: never;

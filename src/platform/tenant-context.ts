@@ -4,6 +4,7 @@ import type { Role } from '../kernel/access.js';
 import type { CompanyScope } from '../kernel/company-scope.js';
 import type { Principal } from '../kernel/identity.js';
 import type { RequestAuth } from './openapi/handler-types.js';
+import { InputError } from './errors.js';
 
 export interface TenantContext {
   readonly db: Knex;
@@ -23,6 +24,19 @@ export function tenantContext(input: { deps: { db: Knex }; auth: RequestAuth | u
 export function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 'company' }> {
   if (ctx.scope.kind !== 'company') throw new Error('This write needs a company scope (X-Company-Id)');
   return ctx.scope;
+}
+
+/**
+ * The context of an operation whose X-Company-Id must name a client company (the reception
+ * integration's shared token acts for one client): a provider's id is a 422 on the header, which
+ * would otherwise act with the provider's modules over all its clients.
+ */
+export function clientContext(ctx: TenantContext, operation: string): TenantContext {
+  const scope = companyScope(ctx);
+  if (scope.companyType !== 'client') {
+    throw InputError.field('X-Company-Id', `The X-Company-Id header of ${operation} must be the id of a client company; company ${scope.companyId} is a provider.`);
+  }
+  return ctx;
 }
 
 /** The user who writes, for the ledger and status history; null for an integration token. */

@@ -124,6 +124,21 @@ describe('GET /api/events', () => {
     const back = await world.as('providerAdmin').get('/api/events?per_page=500').expect(200);
     expect((back.body.data as FeedEvent[]).some((e) => e.company_id === world.client.id && e.type === 'article.created')).to.equal(true);
   });
+
+  it("When the provider's own module is off, Then its feed leaves out that module's event types of every client (as REST refuses it their data), and its clients' feeds keep them", async () => {
+    const modules = () => h.db('company_modules').where({ company_id: world.provider.id, module: 'articles' });
+    await modules().update({ active: false });
+    try {
+      const res = await world.as('providerAdmin').get('/api/events?per_page=500').expect(200);
+      const types = new Set((res.body.data as FeedEvent[]).map((e) => e.type));
+      expect([...types].filter((t) => t.startsWith('article.'))).to.deep.equal([]);
+      expect(types.has('purchase_order.created')).to.equal(true);
+      const own = await world.as('viewer').get('/api/events?per_page=500').expect(200);
+      expect((own.body.data as FeedEvent[]).some((e) => e.type === 'article.created')).to.equal(true);
+    } finally {
+      await modules().update({ active: true });
+    }
+  });
 });
 
 describe('GET /api/events: the bodies webhooks deliver', () => {

@@ -146,6 +146,15 @@ describe('POST /api/integrations/etsm/receptions', () => {
     expect(await receptionsOf(orderId)).to.deep.equal([]);
   });
 
+  it("When X-Company-Id is the provider's, Then it answers 422 on the header (the integration acts for one client, with its modules) and receives nothing", async () => {
+    const { orderId, itemId } = await freshOrder();
+    const res = await etsm(world.provider.id).post(RECEPTIONS).send(body(orderId, itemId, 1)).expect(422);
+    expect(res.body.errors).to.deep.equal({
+      'X-Company-Id': [`The X-Company-Id header of the reception integration must be the id of a client company; company ${world.provider.id} is a provider.`],
+    });
+    expect(await receptionsOf(orderId)).to.deep.equal([]);
+  });
+
   it('When a personal access token is sent instead of the shared token, Then it answers 401', async () => {
     const { orderId, itemId } = await freshOrder();
     await api(h.app, { token: world.users.providerAdmin.token, company: world.client.id }).post(RECEPTIONS).send(body(orderId, itemId, 1)).expect(401, UNAUTHENTICATED);

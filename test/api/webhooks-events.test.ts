@@ -189,6 +189,17 @@ describe('Webhook events reach subscriptions', () => {
     expect(namesOf((await deliveriesOf(created.eventId)).map((r) => r.webhook_id as number))).to.deep.equal(['all', 'created']);
   });
 
+  it("When the subscription's own company has the event's content module or its api module off, Then that company's subscriptions get nothing (what it could not read through REST) and the client's still do", async () => {
+    for (const off of [['articles'], ['api']] as const) {
+      const created = await recordArticle('operator');
+      await roundWithModulesOff(world.provider.id, [...off]);
+      expect(namesOf((await deliveriesOf(created.eventId)).map((r) => r.webhook_id as number)), off[0]).to.deep.equal(['all', 'created']);
+    }
+    const created = await recordArticle('operator');
+    await roundWithModulesOff(world.client.id, ['api']);
+    expect(namesOf((await deliveriesOf(created.eventId)).map((r) => r.webhook_id as number)), "the client's api off").to.deep.equal(['provider']);
+  });
+
   it('When a delivered event is redelivered, Then the worker sends it again with the same webhook-id and body', async () => {
     const { eventId } = await articleCreated('operator');
     const first = (await deliveriesOf(eventId)).find((r) => r.webhook_id === hooks.all!.id)!;

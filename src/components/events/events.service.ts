@@ -32,12 +32,18 @@ const messages = {
 
 export type EventPage = Schema<'EventFeedPage'>;
 
-/** The clients in scope grouped by the event types they may see (one group per set of modules on). */
+/**
+ * The clients in scope grouped by the event types they may see (one group per set of modules on):
+ * a type's content module must be on for the client and for the company in X-Company-Id (a
+ * provider whose stock module is off reads no stock through REST, nor its clients' stock.changed).
+ */
 async function visibility(ctx: TenantContext, types: readonly EventType[] | undefined): Promise<Visibility[]> {
   const scope = companyScope(ctx);
-  const wanted = types ?? (Object.keys(EVENT_MODULES) as EventType[]);
+  const caller = scope.companyId;
   const groups = new Map<string, { companyIds: number[]; types: EventType[] }>();
-  const modules = await activeModulesOfEach(ctx.db, scope.clientIds);
+  const modules = await activeModulesOfEach(ctx.db, [...new Set([caller, ...scope.clientIds])]);
+  const callerOn = new Set(modules.get(caller));
+  const wanted = (types ?? (Object.keys(EVENT_MODULES) as EventType[])).filter((type) => callerOn.has(EVENT_MODULES[type]));
   for (const clientId of scope.clientIds) {
     const on = new Set(modules.get(clientId));
     const visible = wanted.filter((type) => on.has(EVENT_MODULES[type]));

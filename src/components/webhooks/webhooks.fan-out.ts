@@ -108,11 +108,17 @@ async function modulesOn(tx: Knex.Transaction, companyIds: readonly number[]): P
 /**
  * Whether the subscription gets the event: the content module of its type is on for the client it
  * is about (as the events feed and REST show it: stock.changed only while the client's stock module
- * is on), and the webhooks module for the company that owns the subscription. An event written while
- * a module was off is not delivered later when it is switched on (the feed shows it then).
+ * is on), and for the company that owns the subscription the api and webhooks modules and that
+ * content module too (what it could read through REST and the feed: a provider whose stock module
+ * is off gets no stock.changed of its clients; a company whose api module is off gets nothing).
+ * An event written while a module was off is not delivered later when it is switched on (the feed
+ * shows it then).
  */
 function delivered(event: OutboxEvent, subscription: Subscription, modules: ReadonlyMap<number, ReadonlySet<string>>): boolean {
-  return (modules.get(Number(event.company_id))?.has(EVENT_MODULES[event.type as EventType]) ?? false) && (modules.get(Number(subscription.company_id))?.has('webhooks') ?? false);
+  const content = EVENT_MODULES[event.type as EventType];
+  const owner = modules.get(Number(subscription.company_id));
+  const ownerMay = (owner?.has('api') && owner.has('webhooks') && owner.has(content)) ?? false;
+  return ownerMay && (modules.get(Number(event.company_id))?.has(content) ?? false);
 }
 
 /** One transaction: fans out the waiting events (or only `onlyId`) until a bound is reached. */
