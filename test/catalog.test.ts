@@ -41,6 +41,15 @@ describe('Catalogue', () => {
     expect(schemas.ModuleSlug!.enum).to.deep.equal(MODULES.map((m) => m.slug));
   });
 
+  it('When a query parameter lets reserved characters through unencoded (allowReserved), Then it is a time or a choice: free text is percent-encoded by clients (a generated client or the try-it sending `search=A&B` raw split the query)', () => {
+    for (const op of operations) {
+      for (const p of op.parameters.filter((q) => q.in === 'query' && (q as { allowReserved?: boolean }).allowReserved)) {
+        const schema = p.schema as { format?: string; $ref?: string; enum?: unknown[] };
+        expect(schema.format === 'date-time' || schema.$ref !== undefined || schema.enum !== undefined, `${op.operationId} ${p.name}`).to.equal(true);
+      }
+    }
+  });
+
   it('When the document is regenerated, Then openapi/openapi.json and src/generated/ are current', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'codegen/generate.ts', '--check'], { encoding: 'utf8' });
     expect(result.status, result.stderr).to.equal(0);

@@ -144,6 +144,16 @@ describe('GET /api/purchase-orders/{id}', () => {
     expect(res.body.data[0].internal_code).to.equal(code);
   });
 
+  it('When the code is written by hand with the reserved characters that parse (/ : @ , ( )), Then the server takes it as it is, though the document has clients percent-encode free text', async () => {
+    const code = unique('PO/A:1@x,(y)');
+    const odd = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: world.articles.client.id, um3pl: 'BUC', quantity_um3pl: 1 }], { internal_code: code });
+    const res = await world.as('viewer').get(`/api/purchase-orders?internal_code=${code}`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.data.map((d: PurchaseOrder) => d.id)).to.deep.equal([odd.id]);
+    const searched = await world.as('viewer').get(`/api/articles?search=${world.articles.client.code}/`).expect(200);
+    expect(searched.body.data).to.deep.equal([]);
+  });
+
   it("When the order is a sibling client's, another provider's or unknown, Then it answers 404", async () => {
     for (const id of [sibling.id, stranger.id, 99_999_999]) {
       await world.as('viewer').get(`/api/purchase-orders/${id}`).expect(404, { message: `Purchase order ${id} was not found.` });

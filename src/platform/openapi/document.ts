@@ -9,6 +9,7 @@ import { isRole } from '../../kernel/access.js';
 import type { operations } from '../../generated/openapi.generated.js';
 import { projectRoot } from '../project-root.js';
 import type { SchemaName } from './schemas.js';
+import { acceptReservedInFreeText, type ParameterNode } from './free-text.js';
 
 export type OperationId = keyof operations;
 export type RateLimitKind = 'auth' | 'data' | 'none';
@@ -98,6 +99,13 @@ function resolveParameter(doc: OpenApiDocument, p: Parameter | { $ref: string })
   return resolved;
 }
 
+/** The private copy of an operation for the request validator, its free-text query parameters taking reserved characters. */
+function validatorCopy(raw: RawOperation): RawOperation {
+  const copy = structuredClone(raw);
+  for (const parameter of (copy.parameters ?? []) as ParameterNode[]) acceptReservedInFreeText(parameter);
+  return copy;
+}
+
 export function describeOperation(doc: OpenApiDocument, method: string, route: string): ContractOperation {
   const raw = doc.paths[route]?.[method.toLowerCase()] as RawOperation | undefined;
   if (!raw) throw new Error(`No operation ${method} ${route}`);
@@ -111,7 +119,7 @@ export function describeOperation(doc: OpenApiDocument, method: string, route: s
     path: route,
     summary: raw.summary ?? '',
     raw,
-    validatorSchema: structuredClone(raw),
+    validatorSchema: validatorCopy(raw),
     module: raw['x-module'],
     role,
     rateLimit: raw['x-rate-limit'],
