@@ -89,7 +89,7 @@ function heldBack(res: Response): void {
   expect(res.status, res.text).to.equal(429);
   const retry = Number(res.headers['retry-after']);
   expect(retry, 'Retry-After').to.be.within(1, 60);
-  expect([res.headers['ratelimit-limit'], res.headers['ratelimit-remaining'], res.headers['ratelimit-reset']]).to.deep.equal([String(CEILING), '0', String(retry)]);
+  expect([res.headers['ratelimit-policy'], res.headers['ratelimit-limit'], res.headers['ratelimit-remaining'], res.headers['ratelimit-reset']]).to.deep.equal([`${CEILING};w=60`, String(CEILING), '0', String(retry)]);
   expect(res.body).to.deep.equal({ message: `Too many failed authentications from this address. Try again in ${retry} seconds.` });
 }
 

@@ -19,6 +19,7 @@ function limitedApp(deps: Partial<AppDeps> = {}, overrides: Record<string, strin
 
 /** The draft-6 RateLimit-* headers of a limited response; answers RateLimit-Remaining. */
 function limitHeaders(res: Response, limit: number): number {
+  expect(res.headers['ratelimit-policy'], 'RateLimit-Policy').to.equal(`${limit};w=60`);
   expect(res.headers['ratelimit-limit'], 'RateLimit-Limit').to.equal(String(limit));
   expect(res.headers['ratelimit-remaining'], 'RateLimit-Remaining').to.match(/^\d+$/);
   expect(res.headers['ratelimit-reset'], 'RateLimit-Reset').to.match(/^\d+$/);

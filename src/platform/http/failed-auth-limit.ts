@@ -59,7 +59,7 @@ export function failedAuthLimit(options: { perMinute: number; windowMs: number; 
     }
     if (wait !== undefined) {
       // The ceiling's own state, as every limited answer carries its limit's (draft-6 headers).
-      res.set({ 'RateLimit-Limit': String(perMinute), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(wait) });
+      res.set({ 'RateLimit-Policy': `${perMinute};w=60`, 'RateLimit-Limit': String(perMinute), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(wait) });
       return next(new TooManyRequestsError(wait, 'Too many failed authentications from this address'));
     }
     watch(req, res, credential, address);
