@@ -3560,11 +3560,22 @@ export interface components {
         WebhookWithSecretResponse: {
             data: components["schemas"]["WebhookWithSecret"];
         };
+        /** @description The subscription after `PUT /api/webhooks/{id}`. */
+        WebhookUpdateResponse: {
+            data: components["schemas"]["WebhookUpdated"];
+        };
         /**
-         * @description The subscription after `PUT /api/webhooks/{id}`: with `secret` when `rotate_secret` was true,
-         *     without it otherwise. `anyOf`, not `oneOf`: an answer with `secret` fits both alternatives.
+         * @description A subscription as `PUT /api/webhooks/{id}` answers it: with `secret` when `rotate_secret` was
+         *     true, without it otherwise (one object with an optional `secret`, so that a generated client
+         *     reads `data.secret` without narrowing a union).
          */
-        WebhookUpdateResponse: components["schemas"]["WebhookWithSecretResponse"] | components["schemas"]["WebhookResponse"];
+        WebhookUpdated: components["schemas"]["Webhook"] & {
+            /**
+             * @description The new signing secret, present only when `rotate_secret` was true; shown this once.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret?: string;
+        };
         /**
          * @example delivered
          * @enum {string}
