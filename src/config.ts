@@ -177,8 +177,22 @@ function url(env: Env, key: string, fallback: string): string {
   return value;
 }
 
+/**
+ * APP_ENV (NODE_ENV when it is unset): any name, `production` turning production behaviour on. A
+ * name that looks meant as production (`prod`, `Production`, `PRODUCTION`) is refused rather than
+ * run without it in silence.
+ */
+function appEnvironment(env: Env): string {
+  const key = optional(env, 'APP_ENV') === undefined ? 'NODE_ENV' : 'APP_ENV';
+  const value = str(env, 'APP_ENV', str(env, 'NODE_ENV', 'local'));
+  if (value !== 'production' && /^pro?d/i.test(value)) {
+    throw new ConfigError(`${key} "${value}" would run without production behaviour: write production (in lower case), or give another environment a name that does not start with prod`);
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
-  const appEnv = str(env, 'APP_ENV', str(env, 'NODE_ENV', 'local'));
+  const appEnv = appEnvironment(env);
   const port = int(env, 'PORT', 3000, 0, 65535);
   const httpRequestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
   const httpHeadersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(20_000, httpRequestTimeoutMs), 100, httpRequestTimeoutMs);

@@ -162,6 +162,9 @@ describe('loadConfig', () => {
       ['HTTP_HEADERS_TIMEOUT_MS', '40000', /^HTTP_HEADERS_TIMEOUT_MS must be a whole number from 100 to 30000 \(got "40000"\)$/],
       ['REDIS_PREFIX', 'my prefix', /^REDIS_PREFIX must be 1 to 64 letters, digits or \. _ : - \(got "my prefix"\)$/],
       ['WORKER_METRICS_PORT', 'http', /^WORKER_METRICS_PORT must be a whole number from 0 to 65535 \(got "http"\)$/],
+      ['APP_ENV', 'prod', /^APP_ENV "prod" would run without production behaviour: write production \(in lower case\), or give another environment a name that does not start with prod$/],
+      ['APP_ENV', 'Production', /^APP_ENV "Production" would run without production behaviour/],
+      ['NODE_ENV', 'PRD', /^NODE_ENV "PRD" would run without production behaviour/],
       ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0', /^HTTP_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 100 to 600000/],
     ];
     for (const [variable, value, message] of cases) {
