@@ -4,7 +4,8 @@ import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
-import { engineOf } from '../../platform/db/database.js';
+import { engineOf, insertReturningId } from '../../platform/db/database.js';
+import { onBeforeCommit } from '../../platform/db/transaction.js';
 import { afterId, byUniqueKey, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -223,24 +224,46 @@ export async function deliverFromBalance(tx: Knex, key: StockKey, delta: number)
 }
 
 /**
- * The time of the movements of one transaction: the first one's, for all of them. A document's
- * movements then stand at one instant, so stock as of a time (summed from the ledger) shows a
- * document whole or not at all, never a transfer half moved or a reception half received.
+ * The time of the movements of one transaction: one instant for all of them, so that stock as of a
+ * time (summed from the ledger) shows a document whole or not at all, never a transfer half moved
+ * or a reception half received. That instant is taken when the transaction's work is done, right
+ * before it commits (onBeforeCommit), holding the lock of every balance it changed: a document
+ * that changes a balance after it waited for this one's lock stands later. (The first movement's
+ * time, kept until then, stood before a change another document made meanwhile to a balance this
+ * one reached later, and as of a time read the older movement as the last one.) A transaction not
+ * of inTransaction (a script's) keeps the first movement's time.
  */
-const movementTimes = new WeakMap<Knex, string>();
+interface MovementBatch {
+  at: string;
+  ids: number[];
+}
+const movementBatches = new WeakMap<Knex, MovementBatch>();
 
-function movementTime(tx: Knex): string {
-  let at = movementTimes.get(tx);
-  if (at === undefined) movementTimes.set(tx, (at = nowDb()));
-  return at;
+/** Gives the transaction's movements the time of its end, when it wrote more than one and time moved on. */
+async function stampMovements(tx: Knex, batch: MovementBatch): Promise<void> {
+  if (batch.ids.length < 2) return;
+  const at = nowDb();
+  if (at === batch.at) return;
+  await tx('stock_movements').whereIn('id', batch.ids).update({ created_at: at });
+}
+
+function movementBatch(tx: Knex.Transaction): MovementBatch {
+  let batch = movementBatches.get(tx);
+  if (batch === undefined) {
+    const created: MovementBatch = { at: nowDb(), ids: [] };
+    onBeforeCommit(tx, () => stampMovements(tx, created));
+    movementBatches.set(tx, (batch = created));
+  }
+  return batch;
 }
 
 export async function insertMovement(
-  tx: Knex,
+  tx: Knex.Transaction,
   key: StockKey,
   movement: { delta: number; quantityAfter: number; cause: string; documentKind: string; documentId: number; userId: number | null },
 ): Promise<void> {
-  await tx('stock_movements').insert({
+  const batch = movementBatch(tx);
+  const id = await insertReturningId(tx, 'stock_movements', {
     ...keyColumns(key),
     delta: movement.delta,
     quantity_after: movement.quantityAfter,
@@ -248,8 +271,9 @@ export async function insertMovement(
     document_kind: movement.documentKind,
     document_id: movement.documentId,
     user_id: movement.userId,
-    created_at: movementTime(tx),
+    created_at: batch.at,
   });
+  batch.ids.push(id);
 }
 
 /** The balances of an article that are not zero, on hand or reserved (thousandths). */

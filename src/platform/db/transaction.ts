@@ -33,12 +33,34 @@ export function retryPauseMs(attempt: number, random = Math.random()): number {
   return random * Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (attempt - 1));
 }
 
+/** The work each transaction of inTransaction runs after its own, right before it commits. */
+const beforeCommit = new WeakMap<Knex.Transaction, Array<() => Promise<void>>>();
+
+/**
+ * Runs `hook` in `tx` once its work is done, right before it commits (after every statement the
+ * work made, while it still holds every lock it took), and answers true. A transaction not of
+ * inTransaction (a savepoint, a bare `db.transaction` of a script) has no such moment: false, and
+ * the hook never runs.
+ */
+export function onBeforeCommit(tx: Knex.Transaction, hook: () => Promise<void>): boolean {
+  const hooks = beforeCommit.get(tx);
+  hooks?.push(hook);
+  return hooks !== undefined;
+}
+
 export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   if (db.isTransaction) return work(db as Knex.Transaction);
   const config: Knex.TransactionConfig | undefined = options.readCommitted && engineOf(db) === 'mysql' ? { isolationLevel: 'read committed' } : undefined;
+  const run = async (tx: Knex.Transaction): Promise<T> => {
+    const hooks: Array<() => Promise<void>> = [];
+    beforeCommit.set(tx, hooks);
+    const result = await work(tx);
+    for (const hook of hooks) await hook();
+    return result;
+  };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(work, config);
+      return await db.transaction(run, config);
     } catch (error) {
       if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, retryPauseMs(attempt)));
