@@ -4385,7 +4385,8 @@ export interface components {
          */
         CompanyIdRequired: components["schemas"]["CompanyIdHeader"];
         /**
-         * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+         * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+         *     unique per request you mean to make once.
          *     The same key with the same body within 24 hours answers the stored response again, with
          *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
          *     while the first request with the key is still running, a second one is a 409. The work and
@@ -5105,7 +5106,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -5168,7 +5170,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -5457,7 +5460,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -5614,7 +5618,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -5925,7 +5930,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -6124,7 +6130,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -6319,7 +6326,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -6387,7 +6395,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -6543,7 +6552,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -6600,7 +6610,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -6657,7 +6668,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -6710,7 +6722,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -6904,7 +6917,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -7092,7 +7106,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and
@@ -7487,7 +7502,8 @@ export interface operations {
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
                 /**
-                 * @description A key of your choosing (at most 255 characters), unique per request you mean to make once.
+                 * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
+                 *     unique per request you mean to make once.
                  *     The same key with the same body within 24 hours answers the stored response again, with
                  *     `Idempotent-Replayed: true`, and creates nothing; the same key with another body is a 422;
                  *     while the first request with the key is still running, a second one is a 409. The work and

@@ -186,6 +186,18 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       expect(await keyRows('k'.repeat(256))).to.have.length(0);
     });
 
+    it('When the key holds characters beyond printable ASCII (été sent as UTF-8), Then it answers 422 on Idempotency-Key saying so and creates nothing', async () => {
+      const body = newBody();
+      // HTTP carries a header's bytes; the server reads each byte as one character.
+      const utf8 = Buffer.from(`été-${unique('')}`, 'utf8').toString('latin1');
+      const res = await post(utf8, body).expect(422);
+      expect(res.body).to.deep.equal({
+        message: INVALID,
+        errors: { 'Idempotency-Key': ['The Idempotency-Key field must be printable ASCII characters (letters, digits, punctuation, spaces; no accented letters).'] },
+      });
+      expect(await count('articles', { article_code: body.article_code })).to.equal(0);
+    });
+
     it('When the key is exactly 255 characters, Then it is accepted and replayed', async () => {
       const key = unique('k').padEnd(255, 'x');
       const body = newBody();
@@ -289,6 +301,44 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       expect(await h.db('idempotency_keys').where('idempotency_key', 'like', `${expired}-%`).select('id')).to.deep.equal([]);
       const left = await h.db('idempotency_keys').where('expires_at', '<', nowDb()).count({ n: '*' }).first();
       expect(Number(left!.n)).to.equal(0);
+    });
+  });
+
+  describe('claims racing a release', () => {
+    /**
+     * Makes the database answer the next `times` claims of `key` with a deadlock, as MariaDB does to
+     * one of several claims of a key whose holder is releasing it (its work failed).
+     */
+    async function withDeadlockedClaims<T>(key: string, times: number, work: () => Promise<T>): Promise<T> {
+      const client = h.db.client as unknown as { _query(connection: unknown, obj: { sql: string; bindings?: unknown[] }): Promise<unknown> };
+      const query = client._query;
+      let left = times;
+      client._query = function (connection, obj) {
+        if (left > 0 && /^insert into [`"]idempotency_keys[`"]/i.test(obj.sql) && obj.bindings?.includes(key)) {
+          left--;
+          return Promise.reject(Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 }));
+        }
+        return query.call(this, connection, obj);
+      };
+      try {
+        return await work();
+      } finally {
+        client._query = query;
+      }
+    }
+
+    it('When the claim of a key deadlocks, Then it claims again and the request is processed once (not a 503); when it deadlocks every time, Then 409 with Retry-After', async () => {
+      const key = unique('key-');
+      const body = newBody();
+      const res = await withDeadlockedClaims(key, 2, () => post(key, body));
+      expect(res.status, res.text).to.equal(201);
+      expect(await count('articles', { article_code: body.article_code })).to.equal(1);
+      expect(replayed(await post(key, body).expect(201))).to.equal('true');
+
+      const busy = unique('key-');
+      const refused = await withDeadlockedClaims(busy, 10, () => post(busy, newBody()));
+      expect(refused.status, refused.text).to.equal(409);
+      expect(refused.headers['retry-after']).to.equal('1');
     });
   });
 });

@@ -51,6 +51,9 @@ const REWORDINGS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^must be equal to one of the allowed values: (.+)$/, (values) => `must be one of: ${values}`],
   // The document's pattern for codes (openapi/schemas: article_code, internal_code, tracking_number).
   [/^must match pattern "\^\[\^\\x00-\\x1F\\x7F-\\x9F\]\*\$"$/, () => 'must not hold control characters (a tab, a line break, NUL)'],
+  // The document's pattern for Idempotency-Key: HTTP reads a header's bytes one character each, so
+  // a UTF-8 é would count as two characters, and be stored as those two.
+  [/^must match pattern "\^\[\\x20-\\x7E\]\*\$"$/, () => 'must be printable ASCII characters (letters, digits, punctuation, spaces; no accented letters)'],
   [/^must be (\w+)(,null)?$/, (type, nullable) => `must be ${TYPE_NAMES[type] ?? type}${nullable ? ' or null' : ''}`],
 ];
 

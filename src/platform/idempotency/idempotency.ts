@@ -11,7 +11,7 @@ import { hash as digest } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { nowDb } from '../../kernel/time.js';
-import { isUniqueViolation } from '../db/driver-errors.js';
+import { isRetryableTransactionError, isUniqueViolation } from '../db/driver-errors.js';
 import { ConflictError, InputError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { AnyReply } from '../openapi/handler-types.js';
@@ -80,6 +80,10 @@ async function claim(db: Knex, companyId: number, key: string, hash: string, att
     });
     return { kind: 'claimed', id, claimedAt };
   } catch (error) {
+    // Claims of one key racing a request that releases it (its work failed) may deadlock on
+    // MySQL/MariaDB: the victim's insert was undone alone, so it claims again (after 3 tries, the
+    // key is busy: 409 with Retry-After, as for any request under way).
+    if (isRetryableTransactionError(error)) return attempt > 2 ? { kind: 'in-flight' } : claim(db, companyId, key, hash, attempt + 1);
     if (!isUniqueViolation(error)) throw error;
   }
   const row = await keys.findKey(db, companyId, key);
