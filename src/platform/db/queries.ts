@@ -80,5 +80,10 @@ export async function codeTaken(tx: Knex, table: string, column: string, clientI
  * SQLite's planner takes the unique key, and it runs one writing transaction at a time.
  */
 export function byUniqueKey(tx: Knex, table: string, index: string): Knex.QueryBuilder {
+  return throughIndex(tx, table, index);
+}
+
+/** `table` read through `index` on MySQL/MariaDB (FORCE INDEX), whatever its statistics say; SQLite's planner chooses. */
+export function throughIndex(tx: Knex, table: string, index: string): Knex.QueryBuilder {
   return engineOf(tx) === 'mysql' ? tx.from(tx.raw('?? FORCE INDEX (??)', [table, index])) : tx(table);
 }
