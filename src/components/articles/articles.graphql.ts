@@ -1,6 +1,7 @@
 /** The Article type and the article queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { oneById } from '../../platform/graphql/by-id.js';
+import { pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Article } from './articles.repository.js';
 import * as articles from './articles.service.js';
@@ -46,14 +47,6 @@ builder.queryFields((t) => ({
       });
     },
   }),
-  article: t.field({
-    type: ArticleType,
-    nullable: true,
-    description: 'One article in scope, or null. Needs the articles module.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'articles');
-      return articles.findArticle(ctx.tenant, idArg(args.id, 'id'));
-    },
-  }),
 }));
+
+oneById('article', { type: ArticleType, description: 'One article in scope, or null. Needs the articles module.', module: 'articles', find: articles.findArticle });

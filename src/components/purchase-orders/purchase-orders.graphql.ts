@@ -1,6 +1,7 @@
 /** The PurchaseOrder type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { oneById } from '../../platform/graphql/by-id.js';
+import { pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findPurchaseOrder, purchaseOrdersAfter } from './purchase-orders.service.js';
 
@@ -43,14 +44,6 @@ builder.queryFields((t) => ({
       return purchaseOrdersAfter(ctx.tenant, { after: args.after ?? undefined, status: args.status ?? undefined, limit: pageLimit(args.limit, 25, 100) });
     },
   }),
-  purchase_order: t.field({
-    type: PurchaseOrderType,
-    nullable: true,
-    description: 'One purchase order in scope, or null. Needs the inbound module.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'inbound');
-      return findPurchaseOrder(ctx.tenant, idArg(args.id, 'id'));
-    },
-  }),
 }));
+
+oneById('purchase_order', { type: PurchaseOrderType, description: 'One purchase order in scope, or null. Needs the inbound module.', module: 'inbound', find: findPurchaseOrder });

@@ -1,5 +1,6 @@
 /** The Reception type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
+import { oneById } from '../../platform/graphql/by-id.js';
 import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findReception, receptionsAfter } from './receptions.service.js';
@@ -47,14 +48,6 @@ builder.queryFields((t) => ({
       });
     },
   }),
-  reception: t.field({
-    type: ReceptionType,
-    nullable: true,
-    description: 'One reception in scope, or null. Needs the inbound module.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'inbound');
-      return findReception(ctx.tenant, idArg(args.id, 'id'));
-    },
-  }),
 }));
+
+oneById('reception', { type: ReceptionType, description: 'One reception in scope, or null. Needs the inbound module.', module: 'inbound', find: findReception });

@@ -1,6 +1,7 @@
 /** The Partner and Warehouse types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { idArg, pageLimit, textArg } from '../../platform/graphql/context.js';
+import { oneById } from '../../platform/graphql/by-id.js';
+import { pageLimit, textArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import * as reference from './reference.service.js';
@@ -60,13 +61,6 @@ builder.queryFields((t) => ({
         limit: pageLimit(args.limit, 25, 100),
       }),
   }),
-  partner: t.field({
-    type: PartnerType,
-    nullable: true,
-    description: 'One partner in scope, or null.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => reference.findPartner(ctx.tenant, idArg(args.id, 'id')),
-  }),
   warehouses: t.field({
     type: [WarehouseType],
     description: 'Warehouses of the provider in scope, by id.',
@@ -77,11 +71,8 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) =>
       reference.warehousesAfter(ctx.tenant, { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 100) }),
   }),
-  warehouse: t.field({
-    type: WarehouseType,
-    nullable: true,
-    description: 'One warehouse of the provider in scope, or null.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => reference.findWarehouse(ctx.tenant, idArg(args.id, 'id')),
-  }),
 }));
+
+oneById('partner', { type: PartnerType, description: 'One partner in scope, or null.', find: reference.findPartner });
+
+oneById('warehouse', { type: WarehouseType, description: 'One warehouse of the provider in scope, or null.', find: reference.findWarehouse });

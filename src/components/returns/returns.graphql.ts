@@ -1,5 +1,6 @@
 /** The Return type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
+import { oneById } from '../../platform/graphql/by-id.js';
 import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
@@ -48,14 +49,6 @@ builder.queryFields((t) => ({
       return returnsAfter(ctx.tenant, { after: args.after ?? undefined, salesOrderId: idArg(args.sales_order_id, 'sales_order_id'), limit: pageLimit(args.limit, 25, 100) });
     },
   }),
-  return: t.field({
-    type: ReturnType,
-    nullable: true,
-    description: 'One return in scope, or null. Needs the returns module.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'returns');
-      return findReturn(ctx.tenant, idArg(args.id, 'id'));
-    },
-  }),
 }));
+
+oneById('return', { type: ReturnType, description: 'One return in scope, or null. Needs the returns module.', module: 'returns', find: findReturn });

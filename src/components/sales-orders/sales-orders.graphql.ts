@@ -1,6 +1,7 @@
 /** The SalesOrder type and its queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { oneById } from '../../platform/graphql/by-id.js';
+import { pageLimit, requireModule } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
 import { TRANSITIONS, type SalesOrderStatus } from './sales-orders.rules.js';
@@ -66,14 +67,6 @@ builder.queryFields((t) => ({
       return salesOrdersAfter(ctx.tenant, { after: args.after ?? undefined, status: args.status ?? undefined, limit: pageLimit(args.limit, 25, 100) });
     },
   }),
-  sales_order: t.field({
-    type: SalesOrderType,
-    nullable: true,
-    description: 'One sales order in scope, or null. Needs the outbound module.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'outbound');
-      return findSalesOrder(ctx.tenant, idArg(args.id, 'id'));
-    },
-  }),
 }));
+
+oneById('sales_order', { type: SalesOrderType, description: 'One sales order in scope, or null. Needs the outbound module.', module: 'outbound', find: findSalesOrder });

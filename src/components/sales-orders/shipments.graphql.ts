@@ -1,5 +1,6 @@
 /** The Shipment types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
+import { oneById } from '../../platform/graphql/by-id.js';
 import { idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -85,14 +86,6 @@ builder.queryFields((t) => ({
       });
     },
   }),
-  shipment: t.field({
-    type: ShipmentType,
-    nullable: true,
-    description: 'One shipment in scope, or null. Needs the outbound module.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'outbound');
-      return findShipment(ctx.tenant, idArg(args.id, 'id'));
-    },
-  }),
 }));
+
+oneById('shipment', { type: ShipmentType, description: 'One shipment in scope, or null. Needs the outbound module.', module: 'outbound', find: findShipment });
