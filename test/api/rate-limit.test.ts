@@ -80,6 +80,17 @@ describe('Rate limit of POST /api/auth/token (x-rate-limit auth)', () => {
     expect(limitHeaders(await from('198.51.100.9', TEST_PASSWORD).expect(200), 3)).to.equal(2);
   });
 
+  it('When logins come over IPv6 (behind a trusted proxy), Then one /56 counts as one client, an IPv4-mapped address as its IPv4 address, and another /56 apart', async () => {
+    const proxied = await limitedApp({}, { TRUST_PROXY: 'true' });
+    const user = await createUser(proxied.db);
+    const from = (address: string, password?: string) => login(proxied, user.email, password).set('X-Forwarded-For', address);
+    for (const address of ['2001:db8:0:1::7', '2001:db8:0:2::9', '2001:db8:0:3::1']) await from(address).expect(422);
+    tooMany(await from('2001:db8:0:4::2'), 3);
+    for (let i = 0; i < 3; i++) await from('::ffff:198.51.100.20').expect(422);
+    tooMany(await from('198.51.100.20'), 3);
+    expect(limitHeaders(await from('2001:db8:0:100::1', TEST_PASSWORD).expect(200), 3)).to.equal(2);
+  });
+
   it('When the login succeeds or fails validation, Then the response still carries the RateLimit headers', async () => {
     const user = await createUser(h.db);
     expect(limitHeaders(await login(h, user.email, TEST_PASSWORD).expect(200), 3)).to.equal(2);

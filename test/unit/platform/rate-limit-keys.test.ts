@@ -1,0 +1,13 @@
+import { expect } from 'chai';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { addressKey } from '../../../src/platform/http/rate-limit-keys.js';
+
+describe('addressKey (what the rate limits count an address by)', () => {
+  it('When an address is IPv4, IPv4-mapped or IPv6, Then its key is the IPv4 address or the IPv6 /56, the same when asked again', () => {
+    const addresses = ['203.0.113.5', '::ffff:203.0.113.5', '2001:db8:0:12::1', '2001:db8:0:ff::2', '2001:db8:0:100::1', '::1', 'unknown'];
+    const first = addresses.map(addressKey);
+    expect(first).to.deep.equal(['203.0.113.5', '203.0.113.5', '2001:db8::/56', '2001:db8::/56', '2001:db8:0:100::/56', '::/56', 'unknown']);
+    expect(addresses.map(addressKey)).to.deep.equal(first);
+    expect(first).to.deep.equal(addresses.map((address) => ipKeyGenerator(address)));
+  });
+});
