@@ -2,7 +2,7 @@
  * Derives, from each operation's policy (security, x-module, x-role, x-rate-limit, x-idempotent,
  * x-database, its parameters and body), the responses and parameters that the request path
  * produces for it: the standard errors, the RateLimit-* headers and the Idempotency-Key header. An
- * operation that writes one of these itself keeps its own.
+ * operation that writes one of these itself keeps its own. Every response gets X-Request-Id.
  */
 
 type Json = Record<string, unknown>;
@@ -146,6 +146,24 @@ function pruneUnusedResponses(doc: OpenApiDoc): void {
   }
 }
 
+/**
+ * Every answer carries X-Request-Id (the request path's first step sets it): the header is added to
+ * every response, the referenced ones in their component and the inline ones where they are.
+ */
+function withRequestIdEverywhere(doc: OpenApiDoc): void {
+  const add = (response: Json): void => {
+    if (typeof response.$ref === 'string') return;
+    response.headers = { ...((response.headers as Json | undefined) ?? {}), 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  };
+  for (const response of Object.values(doc.components.responses ?? {})) add(response);
+  for (const pathItem of Object.values(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = pathItem[method] as Json | undefined;
+      for (const response of Object.values((op?.responses as Record<string, Json> | undefined) ?? {})) add(response);
+    }
+  }
+}
+
 export function derivePolicyResponses(doc: OpenApiDoc): void {
   for (const [route, pathItem] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {
@@ -158,4 +176,5 @@ export function derivePolicyResponses(doc: OpenApiDoc): void {
     }
   }
   pruneUnusedResponses(doc);
+  withRequestIdEverywhere(doc);
 }

@@ -50,6 +50,31 @@ describe('Catalogue', () => {
     }
   });
 
+  it('When an enum has a choice of values, Then it is a named schema (generated clients get a type to name; sdk.md promises it): inline enums hold one value (an event\'s type)', () => {
+    const inline: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const values = (node as { enum?: unknown[] }).enum;
+      if (Array.isArray(values) && values.length > 1 && !/^#\/components\/schemas\/[^/]+$/.test(path)) inline.push(path);
+      for (const [key, value] of Object.entries(node)) walk(value, `${path}/${key}`);
+    };
+    walk(readDocument(), '#');
+    expect(inline).to.deep.equal([]);
+  });
+
+  it('When any response of any operation is read, Then it declares X-Request-Id, required (the contract check then finds it on every answer of the suite)', () => {
+    const doc = readDocument() as unknown as { components: { responses: Record<string, { headers?: Record<string, unknown> }> } };
+    const missing: string[] = [];
+    for (const op of operations) {
+      for (const [status, response] of Object.entries((op.raw as unknown as { responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }> }).responses)) {
+        const resolved = response.$ref ? doc.components.responses[response.$ref.replace('#/components/responses/', '')]! : response;
+        if (!resolved.headers?.['X-Request-Id']) missing.push(`${op.operationId} ${status}`);
+      }
+    }
+    expect(missing).to.deep.equal([]);
+    expect((readDocument().components as { headers: Record<string, { required?: boolean }> }).headers['X-Request-Id']!.required).to.equal(true);
+  });
+
   it('When the document is regenerated, Then openapi/openapi.json and src/generated/ are current', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'codegen/generate.ts', '--check'], { encoding: 'utf8' });
     expect(result.status, result.stderr).to.equal(0);

@@ -1,6 +1,6 @@
 /**
- * Checks a response against the document: its status must be documented for the operation, and
- * its body must match that response's schema. Objects are checked closed (a property the schema
+ * Checks a response against the document: its status must be documented for the operation, the
+ * headers it declares required must be there, and its body must match that response's schema. Objects are checked closed (a property the schema
  * does not name fails), so no undocumented field (a hash, an internal column) can leak.
  */
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
@@ -10,7 +10,7 @@ import { OperationRouter } from '../../src/platform/openapi/operation-router.js'
 import { listOperations } from '../../src/platform/openapi/document.js';
 
 type Json = Record<string, unknown>;
-const document = readDocument() as unknown as { components: { schemas: Json; responses: Record<string, Json> }; paths: Json };
+const document = readDocument() as unknown as { components: { schemas: Json; responses: Record<string, Json>; headers: Record<string, Json> }; paths: Json };
 const router = new OperationRouter(listOperations(readDocument()));
 const OPEN = '__open';
 
@@ -111,7 +111,12 @@ export function checkResponse(method: string, url: string, res: CheckedResponse)
     if (!documented) {
       throw new Error(`${where}: status ${res.status} is not documented for ${op.operationId} (documented: ${Object.keys(responses).join(', ')})`);
     }
-    const content = resolveResponse(documented).content as Record<string, { schema?: Json }> | undefined;
+    const resolved = resolveResponse(documented);
+    for (const [name, header] of Object.entries((resolved.headers as Record<string, Json> | undefined) ?? {})) {
+      const declared = typeof header.$ref === 'string' ? document.components.headers[header.$ref.replace('#/components/headers/', '')]! : header;
+      if (declared.required === true && res.headers[name.toLowerCase()] === undefined) throw new Error(`${where}: the required header ${name} is missing`);
+    }
+    const content = resolved.content as Record<string, { schema?: Json }> | undefined;
     const contentType = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
     if (!content) {
       if (res.text) throw new Error(`${where}: the document declares no body, the response has one`);

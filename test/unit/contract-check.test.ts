@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { checkResponse } from '../helpers/contract-check.js';
 
-const json = { 'content-type': 'application/json; charset=utf-8' };
+const json = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'c0ffee' };
 const partner = {
   id: 7,
   client_3pl_id: 2,
@@ -21,6 +21,11 @@ const partner = {
 describe('checkResponse', () => {
   it('When the body matches the document, Then it passes', () => {
     checkResponse('GET', '/api/partners/7', { status: 200, headers: json, body: { data: partner } });
+  });
+
+  it('When a header the document declares required is missing (X-Request-Id), Then it fails naming it', () => {
+    const { 'x-request-id': _id, ...withoutId } = json;
+    expect(() => checkResponse('GET', '/api/partners/7', { status: 200, headers: withoutId, body: { data: partner } })).to.throw(/required header X-Request-Id is missing/);
   });
 
   it('When the body has a property the document does not name, Then it fails naming it', () => {
@@ -51,7 +56,7 @@ describe('checkResponse', () => {
   });
 
   it('When the content type is not documented, Then it fails', () => {
-    expect(() => checkResponse('GET', '/api/partners/7', { status: 200, headers: { 'content-type': 'text/plain' }, body: {} })).to.throw(/content type/);
+    expect(() => checkResponse('GET', '/api/partners/7', { status: 200, headers: { ...json, 'content-type': 'text/plain' }, body: {} })).to.throw(/content type/);
   });
 
   it('When a schema is composed with allOf, Then its parts may add properties but nothing else may', () => {
