@@ -8,5 +8,8 @@ import '../components/receptions/receptions.graphql.js';
 import '../components/sales-orders/sales-orders.graphql.js';
 import '../components/sales-orders/shipments.graphql.js';
 import '../components/returns/returns.graphql.js';
+import '../components/stock-adjustments/stock-adjustments.graphql.js';
+import '../components/stock-transfers/stock-transfers.graphql.js';
+import '../components/lots/lots.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

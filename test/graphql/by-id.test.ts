@@ -1,5 +1,6 @@
 /**
- * GraphQL's reads of one partner, warehouse, purchase order, reception or return by id: what REST's
+ * GraphQL's reads of one partner, warehouse, purchase order, reception, return, stock adjustment
+ * or stock transfer by id: what REST's
  * GET of the same id answers, null for an id out of scope (another client's) or unknown, BAD_USER_INPUT
  * for an id below 1, FORBIDDEN when the document's module is off.
  */
@@ -8,6 +9,8 @@ import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { receivedOrder } from '../fixtures/receptions.js';
 import { outboundDocuments } from '../fixtures/returns.js';
+import { clientAdjustment } from '../fixtures/stock-adjustments.js';
+import { clientTransfer } from '../fixtures/stock-transfers.js';
 import type { ModuleSlug } from '../../src/kernel/access.js';
 
 interface Case {
@@ -25,9 +28,11 @@ const CASES: Case[] = [
   { field: 'purchase_order', rest: '/api/purchase-orders', fields: ['id', 'client_3pl_id', 'partner_id', 'internal_code', 'status', 'updated_at'], own: async (w) => (await receivedOrder(w, w.client.id)).orderId, other: async (w) => (await receivedOrder(w, w.otherClient.id)).orderId, module: 'inbound' },
   { field: 'reception', rest: '/api/receptions', fields: ['id', 'client_3pl_id', 'purchase_order_id', 'warehouse_id', 'updated_at'], own: async (w) => (await receivedOrder(w, w.client.id)).receptionId, other: async (w) => (await receivedOrder(w, w.otherClient.id)).receptionId, module: 'inbound' },
   { field: 'return', rest: '/api/returns', fields: ['id', 'client_3pl_id', 'partner_id', 'warehouse_id', 'reason', 'updated_at'], own: async (w) => (await outboundDocuments(w, w.client.id)).returnId, other: async (w) => (await outboundDocuments(w, w.otherClient.id)).returnId, module: 'returns' },
+  { field: 'stock_adjustment', rest: '/api/stock/adjustments', fields: ['id', 'client_3pl_id', 'warehouse_id', 'reason', 'note', 'internal_code', 'created_at', 'updated_at'], own: (w) => clientAdjustment(w, w.client.id), other: (w) => clientAdjustment(w, w.otherClient.id), module: 'stock' },
+  { field: 'stock_transfer', rest: '/api/stock/transfers', fields: ['id', 'client_3pl_id', 'note', 'internal_code', 'created_at', 'updated_at'], own: (w) => clientTransfer(w, w.client.id), other: (w) => clientTransfer(w, w.otherClient.id), module: 'stock' },
 ];
 
-describe('POST /graphql: one partner, warehouse, purchase order, reception or return by id', () => {
+describe('POST /graphql: one partner, warehouse, purchase order, reception, return, stock adjustment or stock transfer by id', () => {
   let h: Harness;
   let world: World;
 

@@ -1,7 +1,7 @@
 /**
- * GraphQL `stock` and `stock_movements` take the filters of GET /api/stock and GET
- * /api/stock/movements (stock type, lot, expiry, article code, updated_since; cause, since,
- * until) and answer the rows REST answers for them; a filter that breaks REST's rules is
+ * GraphQL `stock`, `stock_as_of` and `stock_movements` take the filters of GET /api/stock, GET
+ * /api/stock/as-of and GET /api/stock/movements (stock type, lot, expiry, article code,
+ * updated_since; at; cause, since, until) and answer the rows REST answers for them; a filter that breaks REST's rules is
  * BAD_USER_INPUT on its argument, as REST answers 422 on its parameter.
  */
 import { expect } from 'chai';
@@ -14,7 +14,7 @@ import { dayFromToday, receiveLots, trackedArticle } from '../fixtures/lots.js';
 
 type Row = { id: number };
 
-describe('POST /graphql: the filters of stock and stock_movements', () => {
+describe('POST /graphql: the filters of stock, stock_as_of and stock_movements', () => {
   let h: Harness;
   let world: World;
 
@@ -90,6 +90,45 @@ describe('POST /graphql: the filters of stock and stock_movements', () => {
     }
   });
 
+  it('When stock_as_of is asked for an instant, with filters, Then it answers the rows GET /api/stock/as-of answers (with the stock row id), and pages by after', async () => {
+    const tracked = await trackedArticle(world);
+    const [early, late] = [unique('L-'), unique('L-')];
+    await receiveLots(world, tracked, [{ quantity: 4, lot: early, expiry_date: dayFromToday(20) }, { quantity: 6, lot: late, expiry_date: dayFromToday(40) }]);
+    const plain = await freshArticle(world);
+    const [w1] = world.warehouses as [number, number];
+    await adjust(world, [deltaLine(plain, 5)]);
+    const between = (await world.as('viewer').get(`/api/stock/movements?article_id=${plain.id}`).expect(200)).body.data[0].created_at as string;
+    await transfer(world, [transferLine(plain, 2, [w1, 'STOC_OK'], [w1, 'STOC_DEFECT'])]);
+    const now = new Date(Date.now() + 60_000).toISOString();
+    type AsOfRow = { id: number; quantity: number } & Record<string, unknown>;
+    const asOf = async (args: string): Promise<AsOfRow[]> => {
+      const fields = 'id client_3pl_id warehouse_id article_id article_code stock_type lot expiry_date quantity';
+      const res = await world.as('viewer').post('/graphql').send({ query: `{ stock_as_of(${args}) { ${fields} } }` }).expect(200);
+      expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
+      return res.body.data.stock_as_of as AsOfRow[];
+    };
+    const restAsOf = async (query: string): Promise<unknown[]> => (await world.as('viewer').get(`/api/stock/as-of?per_page=200&${query}`).expect(200)).body.data as unknown[];
+
+    const cases: Array<[string, string, number[]]> = [
+      [`at: "${now}", article_id: ${plain.id}`, `at=${now}&article_id=${plain.id}`, [3, 2]],
+      [`at: "${between}", article_id: ${plain.id}`, `at=${between}&article_id=${plain.id}`, [5, 0]],
+      [`at: "${now}", article_code: "${plain.code}", stock_type: STOC_DEFECT`, `at=${now}&article_code=${plain.code}&stock_type=STOC_DEFECT`, [2]],
+      [`at: "${now}", article_id: ${tracked.id}, lot: "${late}"`, `at=${now}&article_id=${tracked.id}&lot=${late}`, [6]],
+      [`at: "${now}", article_id: ${tracked.id}, expires_before: "${dayFromToday(30)}"`, `at=${now}&article_id=${tracked.id}&expires_before=${dayFromToday(30)}`, [4]],
+    ];
+    for (const [args, query, quantities] of cases) {
+      const rows = await asOf(`${args}, limit: 200`);
+      expect(rows.map((r) => r.quantity), args).to.deep.equal(quantities);
+      expect(rows.map(({ id: _id, ...row }) => row), args).to.deep.equal(await restAsOf(query));
+    }
+    const all = await asOf(`at: "${now}", article_id: ${plain.id}`);
+    const [first] = await asOf(`at: "${now}", article_id: ${plain.id}, limit: 1`);
+    const rest = await asOf(`at: "${now}", article_id: ${plain.id}, after: ${first!.id}`);
+    expect([first, ...rest]).to.deep.equal(all);
+    const stockIds = ids((await world.as('viewer').post('/graphql').send({ query: `{ stock(article_id: ${plain.id}) { id } }` }).expect(200)).body.data.stock as Row[]);
+    expect(all.map((r) => r.id)).to.deep.equal(stockIds);
+  });
+
   it('When a filter breaks the rules REST has for it, Then the field fails with BAD_USER_INPUT on the argument; an unknown cause or stock type is a validation error', async () => {
     const cases: Array<[string, string, string]> = [
       ['stock(expires_before: "2027-02-31")', 'expires_before', 'The expires_before argument must be a date that exists, as YYYY-MM-DD (2027-01-31).'],
@@ -100,6 +139,9 @@ describe('POST /graphql: the filters of stock and stock_movements', () => {
       ['stock(updated_since: "yesterday")', 'updated_since', 'The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'],
       [`stock_movements(lot: "${'L'.repeat(65)}")`, 'lot', 'The lot argument must not be longer than 64 characters.'],
       ['stock_movements(since: "9999-12-31T23:30:00-01:00")', 'since', 'The since field must be a time of the years 0000 to 9999 in UTC.'],
+      ['stock_as_of(at: "end of October")', 'at', 'The at field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'],
+      ['stock_as_of(at: "2026-10-31T23:59:59Z", lot: "")', 'lot', 'The lot argument must not be empty; leave it out instead.'],
+      ['stock_as_of(at: "2026-10-31T23:59:59Z", expires_before: "2027-02-31")', 'expires_before', 'The expires_before argument must be a date that exists, as YYYY-MM-DD (2027-01-31).'],
     ];
     for (const [field, argument, message] of cases) {
       const res = await world.as('viewer').post('/graphql').send({ query: `{ ${field} { id } }` }).expect(200);

@@ -86,13 +86,16 @@ export interface OrderFilters {
   updatedSince?: string;
 }
 
-export async function listOrders(tx: Knex, scope: CompanyScope, filters: OrderFilters, page: PageRequest): Promise<Paged<PurchaseOrder>> {
-  const query = inScope(tx, scope).orderBy('id', 'desc');
+function filtered(query: Knex.QueryBuilder, filters: OrderFilters): Knex.QueryBuilder {
   if (filters.status) query.where('status', filters.status);
   if (filters.partner_id !== undefined) query.where('partner_id', filters.partner_id);
   if (filters.internal_code !== undefined) query.where('internal_code', filters.internal_code);
   if (filters.updatedSince !== undefined) query.where('updated_at', '>=', filters.updatedSince);
-  const result = await paged(query, page, (row: OrderRow) => row);
+  return query;
+}
+
+export async function listOrders(tx: Knex, scope: CompanyScope, filters: OrderFilters, page: PageRequest): Promise<Paged<PurchaseOrder>> {
+  const result = await paged(filtered(inScope(tx, scope), filters).orderBy('id', 'desc'), page, (row: OrderRow) => row);
   return { rows: (await withItems(tx, result.rows)).map(toPurchaseOrder), total: result.total };
 }
 
@@ -154,11 +157,9 @@ export async function linesOfArticle(
   return rows.map((r) => ({ internal_code: r.internal_code, quantity: Number(r.quantity), received_quantity: Number(r.received_quantity) }));
 }
 
-/** Orders with ids above `after`, by id (the GraphQL keyset). */
-export async function ordersAfter(tx: Knex, scope: CompanyScope, options: { after?: number; status?: PurchaseOrderStatus; limit: number }): Promise<PurchaseOrder[]> {
-  const query = inScope(tx, scope);
-  if (options.status) query.where('status', options.status);
-  return (await withItems(tx, (await afterId(query, options.after, options.limit)) as OrderRow[])).map(toPurchaseOrder);
+/** Orders with ids above `after`, by id (the GraphQL keyset), with the list's filters. */
+export async function ordersAfter(tx: Knex, scope: CompanyScope, filters: OrderFilters, options: { after?: number; limit: number }): Promise<PurchaseOrder[]> {
+  return (await withItems(tx, (await afterId(filtered(inScope(tx, scope), filters), options.after, options.limit)) as OrderRow[])).map(toPurchaseOrder);
 }
 
 /** Locks the order's row for the rest of the transaction, so writers of one order queue up in one order. */

@@ -63,19 +63,22 @@ async function write(
   });
 }
 
-export async function listPurchaseOrders(
-  ctx: TenantContext,
-  filters: { status?: Schema<'PurchaseOrderStatus'>; partner_id?: number; internal_code?: string; updated_since?: string },
-  page: PageRequest,
-): Promise<Paged<PurchaseOrder>> {
-  return repository.listOrders(ctx.db, ctx.scope, { ...filters, updatedSince: inputTime(filters.updated_since) }, page);
+/** The filters of GET /api/purchase-orders, as its query names them (GraphQL's `purchase_orders` takes the same). */
+export interface PurchaseOrderListFilters {
+  status?: Schema<'PurchaseOrderStatus'>;
+  partner_id?: number;
+  internal_code?: string;
+  updated_since?: string;
 }
 
-export function purchaseOrdersAfter(
-  ctx: TenantContext,
-  options: { after?: number; status?: Schema<'PurchaseOrderStatus'>; limit: number },
-): Promise<PurchaseOrder[]> {
-  return repository.ordersAfter(ctx.db, ctx.scope, options);
+const repositoryFilters = ({ updated_since, ...rest }: PurchaseOrderListFilters): repository.OrderFilters => ({ ...rest, updatedSince: inputTime(updated_since) });
+
+export async function listPurchaseOrders(ctx: TenantContext, filters: PurchaseOrderListFilters, page: PageRequest): Promise<Paged<PurchaseOrder>> {
+  return repository.listOrders(ctx.db, ctx.scope, repositoryFilters(filters), page);
+}
+
+export function purchaseOrdersAfter(ctx: TenantContext, filters: PurchaseOrderListFilters, options: { after?: number; limit: number }): Promise<PurchaseOrder[]> {
+  return repository.ordersAfter(ctx.db, ctx.scope, repositoryFilters(filters), options);
 }
 
 export async function requireOrder(db: Knex, scope: CompanyScope, id: number): Promise<Order> {

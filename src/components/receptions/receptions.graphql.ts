@@ -1,7 +1,8 @@
 /** The Reception type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg } from '../../platform/graphql/context.js';
+import { listAfter } from '../../platform/graphql/list-after.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findReception, receptionsAfter } from './receptions.service.js';
 
@@ -34,20 +35,16 @@ const ReceptionType = builder.objectRef<Schema<'Reception'>>('Reception').implem
   }),
 });
 
-builder.queryFields((t) => ({
-  receptions: t.field({
-    type: [ReceptionType],
-    description: 'Receptions in scope by id; pass the last id seen as `after`. Needs the inbound module.',
-    args: { limit: t.arg.int({ description: '1 to 100 (default 25).' }), purchase_order_id: t.arg.int(), after: t.arg.int() },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'inbound');
-      return receptionsAfter(ctx.tenant, {
-        after: args.after ?? undefined,
-        purchaseOrderId: idArg(args.purchase_order_id, 'purchase_order_id'),
-        limit: pageLimit(args.limit, 25, 100),
-      });
-    },
-  }),
-}));
+listAfter('receptions', {
+  type: ReceptionType,
+  description: 'Receptions in scope by id; pass the last id seen as `after`. Needs the inbound module.',
+  module: 'inbound',
+  args: builder.args((t) => ({
+    purchase_order_id: t.int({ description: 'Only the receptions against this purchase order.' }),
+    updated_since: t.field({ type: 'DateTime', description: 'Only receptions updated at or after this time (inclusive), as GET /api/receptions takes it.' }),
+  })),
+  list: (tenant, args, page) =>
+    receptionsAfter(tenant, { purchase_order_id: idArg(args.purchase_order_id, 'purchase_order_id'), updated_since: args.updated_since ?? undefined }, page),
+});
 
 oneById('reception', { type: ReceptionType, description: 'One reception in scope, or null. Needs the inbound module.', module: 'inbound', find: findReception });

@@ -89,16 +89,19 @@ function inScope(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
   return whereClientInScope(tx('receptions').select('*'), scope, 'company_id');
 }
 
-export async function listReceptions(
-  tx: Knex,
-  scope: CompanyScope,
-  filters: { purchase_order_id?: number; updatedSince?: string },
-  page: PageRequest,
-): Promise<Paged<ReceptionResource>> {
-  const query = inScope(tx, scope).orderBy('id', 'desc');
+export interface ReceptionFilters {
+  purchase_order_id?: number;
+  updatedSince?: string;
+}
+
+function filtered(query: Knex.QueryBuilder, filters: ReceptionFilters): Knex.QueryBuilder {
   if (filters.purchase_order_id !== undefined) query.where('purchase_order_id', filters.purchase_order_id);
   if (filters.updatedSince !== undefined) query.where('updated_at', '>=', filters.updatedSince);
-  const result = await paged(query, page, (row: ReceptionRow) => row);
+  return query;
+}
+
+export async function listReceptions(tx: Knex, scope: CompanyScope, filters: ReceptionFilters, page: PageRequest): Promise<Paged<ReceptionResource>> {
+  const result = await paged(filtered(inScope(tx, scope), filters).orderBy('id', 'desc'), page, (row: ReceptionRow) => row);
   return { rows: (await withItems(tx, result.rows)).map(toReception), total: result.total };
 }
 
@@ -147,9 +150,7 @@ export async function setItemQuantity(tx: Knex, itemId: number, quantity: number
   await tx('reception_items').where('id', itemId).update({ quantity });
 }
 
-/** Receptions with ids above `after`, by id (the GraphQL keyset). */
-export async function receptionsAfter(tx: Knex, scope: CompanyScope, options: { after?: number; purchaseOrderId?: number; limit: number }): Promise<ReceptionResource[]> {
-  const query = inScope(tx, scope);
-  if (options.purchaseOrderId !== undefined) query.where('purchase_order_id', options.purchaseOrderId);
-  return (await withItems(tx, (await afterId(query, options.after, options.limit)) as ReceptionRow[])).map(toReception);
+/** Receptions with ids above `after`, by id (the GraphQL keyset), with the list's filters. */
+export async function receptionsAfter(tx: Knex, scope: CompanyScope, filters: ReceptionFilters, options: { after?: number; limit: number }): Promise<ReceptionResource[]> {
+  return (await withItems(tx, (await afterId(filtered(inScope(tx, scope), filters), options.after, options.limit)) as ReceptionRow[])).map(toReception);
 }

@@ -65,16 +65,23 @@ async function receivableOrder(ctx: TenantContext, orderId: number): Promise<Ord
   }));
 }
 
-export function listReceptions(
-  ctx: TenantContext,
-  filters: { purchase_order_id?: number; updated_since?: string },
-  page: PageRequest,
-): Promise<Paged<ReceptionResource>> {
-  return repository.listReceptions(ctx.db, ctx.scope, { purchase_order_id: filters.purchase_order_id, updatedSince: inputTime(filters.updated_since) }, page);
+/** The filters of GET /api/receptions, as its query names them (GraphQL's `receptions` takes the same). */
+export interface ReceptionListFilters {
+  purchase_order_id?: number;
+  updated_since?: string;
 }
 
-export function receptionsAfter(ctx: TenantContext, options: { after?: number; purchaseOrderId?: number; limit: number }): Promise<ReceptionResource[]> {
-  return repository.receptionsAfter(ctx.db, ctx.scope, options);
+const repositoryFilters = (filters: ReceptionListFilters): repository.ReceptionFilters => ({
+  purchase_order_id: filters.purchase_order_id,
+  updatedSince: inputTime(filters.updated_since),
+});
+
+export function listReceptions(ctx: TenantContext, filters: ReceptionListFilters, page: PageRequest): Promise<Paged<ReceptionResource>> {
+  return repository.listReceptions(ctx.db, ctx.scope, repositoryFilters(filters), page);
+}
+
+export function receptionsAfter(ctx: TenantContext, filters: ReceptionListFilters, options: { after?: number; limit: number }): Promise<ReceptionResource[]> {
+  return repository.receptionsAfter(ctx.db, ctx.scope, repositoryFilters(filters), options);
 }
 
 export async function requireReception(db: Knex, scope: CompanyScope, id: number): Promise<Reception> {

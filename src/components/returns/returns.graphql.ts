@@ -1,7 +1,8 @@
 /** The Return type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg, pageLimit, requireModule } from '../../platform/graphql/context.js';
+import { idArg } from '../../platform/graphql/context.js';
+import { listAfter } from '../../platform/graphql/list-after.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
 import { findReturn, returnsAfter } from './returns.service.js';
@@ -35,20 +36,16 @@ const ReturnType = builder.objectRef<Schema<'Return'>>('Return').implement({
   }),
 });
 
-builder.queryFields((t) => ({
-  returns: t.field({
-    type: [ReturnType],
-    description: 'Returns in scope by id; pass the last id seen as `after`. Needs the returns module.',
-    args: {
-      limit: t.arg.int({ description: '1 to 100 (default 25).' }),
-      sales_order_id: t.arg.int({ description: 'Only the returns against this sales order.' }),
-      after: t.arg.int(),
-    },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'returns');
-      return returnsAfter(ctx.tenant, { after: args.after ?? undefined, salesOrderId: idArg(args.sales_order_id, 'sales_order_id'), limit: pageLimit(args.limit, 25, 100) });
-    },
-  }),
-}));
+listAfter('returns', {
+  type: ReturnType,
+  description: 'Returns in scope by id; pass the last id seen as `after`. Needs the returns module.',
+  module: 'returns',
+  args: builder.args((t) => ({
+    sales_order_id: t.int({ description: 'Only the returns against this sales order.' }),
+    updated_since: t.field({ type: 'DateTime', description: 'Only returns updated at or after this time (inclusive), as GET /api/returns takes it.' }),
+  })),
+  list: (tenant, args, page) =>
+    returnsAfter(tenant, { sales_order_id: idArg(args.sales_order_id, 'sales_order_id'), updated_since: args.updated_since ?? undefined }, page),
+});
 
 oneById('return', { type: ReturnType, description: 'One return in scope, or null. Needs the returns module.', module: 'returns', find: findReturn });

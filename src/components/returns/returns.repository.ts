@@ -90,8 +90,8 @@ export async function listReturns(tx: Knex, scope: CompanyScope, filters: Return
 }
 
 /** Returns with ids above `after`, by id (the GraphQL keyset). */
-export async function returnsAfter(tx: Knex, scope: CompanyScope, options: { after?: number; salesOrderId?: number; limit: number }): Promise<ReturnResource[]> {
-  return withItems(tx, (await afterId(filtered(inScope(tx, scope), { salesOrderId: options.salesOrderId }), options.after, options.limit)) as ReturnRow[]);
+export async function returnsAfter(tx: Knex, scope: CompanyScope, filters: ReturnFilters, options: { after?: number; limit: number }): Promise<ReturnResource[]> {
+  return withItems(tx, (await afterId(filtered(inScope(tx, scope), filters), options.after, options.limit)) as ReturnRow[]);
 }
 
 export async function findReturn(tx: Knex, scope: CompanyScope, id: number): Promise<ReturnResource | undefined> {

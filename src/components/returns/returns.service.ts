@@ -34,12 +34,20 @@ const messages = {
   notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
 };
 
-export function listReturns(ctx: TenantContext, filters: { sales_order_id?: number; updated_since?: string }, page: PageRequest): Promise<Paged<ReturnResource>> {
-  return repository.listReturns(ctx.db, ctx.scope, { salesOrderId: filters.sales_order_id, updatedSince: inputTime(filters.updated_since) }, page);
+/** The filters of GET /api/returns, as its query names them (GraphQL's `returns` takes the same). */
+export interface ReturnListFilters {
+  sales_order_id?: number;
+  updated_since?: string;
 }
 
-export function returnsAfter(ctx: TenantContext, options: { after?: number; salesOrderId?: number; limit: number }): Promise<ReturnResource[]> {
-  return repository.returnsAfter(ctx.db, ctx.scope, options);
+const repositoryFilters = (filters: ReturnListFilters): repository.ReturnFilters => ({ salesOrderId: filters.sales_order_id, updatedSince: inputTime(filters.updated_since) });
+
+export function listReturns(ctx: TenantContext, filters: ReturnListFilters, page: PageRequest): Promise<Paged<ReturnResource>> {
+  return repository.listReturns(ctx.db, ctx.scope, repositoryFilters(filters), page);
+}
+
+export function returnsAfter(ctx: TenantContext, filters: ReturnListFilters, options: { after?: number; limit: number }): Promise<ReturnResource[]> {
+  return repository.returnsAfter(ctx.db, ctx.scope, repositoryFilters(filters), options);
 }
 
 /** One return in scope, or undefined (GraphQL's `return`). */

@@ -138,20 +138,22 @@ export interface SalesOrderFilters {
   updatedSince?: string;
 }
 
-export async function listOrders(tx: Knex, scope: CompanyScope, filters: SalesOrderFilters, page: PageRequest): Promise<Paged<SalesOrderResource>> {
-  const query = inScope(tx, scope).orderBy('id', 'desc');
+function filtered(query: Knex.QueryBuilder, filters: SalesOrderFilters): Knex.QueryBuilder {
   if (filters.status) query.where('status', filters.status);
   if (filters.partner_id !== undefined) query.where('partner_id', filters.partner_id);
   if (filters.internal_code !== undefined) query.where('internal_code', filters.internal_code);
   if (filters.updatedSince !== undefined) query.where('updated_at', '>=', filters.updatedSince);
-  const result = await paged(query, page, (row: SalesOrderRow) => row);
+  return query;
+}
+
+export async function listOrders(tx: Knex, scope: CompanyScope, filters: SalesOrderFilters, page: PageRequest): Promise<Paged<SalesOrderResource>> {
+  const result = await paged(filtered(inScope(tx, scope), filters).orderBy('id', 'desc'), page, (row: SalesOrderRow) => row);
   return { rows: (await withDetails(tx, result.rows)).map(toSalesOrder), total: result.total };
 }
 
-export async function ordersAfter(tx: Knex, scope: CompanyScope, options: { after?: number; status?: SalesOrderStatus; limit: number }): Promise<SalesOrderResource[]> {
-  const query = inScope(tx, scope);
-  if (options.status) query.where('status', options.status);
-  return (await withDetails(tx, (await afterId(query, options.after, options.limit)) as SalesOrderRow[])).map(toSalesOrder);
+/** Orders with ids above `after`, by id (the GraphQL keyset), with the list's filters. */
+export async function ordersAfter(tx: Knex, scope: CompanyScope, filters: SalesOrderFilters, options: { after?: number; limit: number }): Promise<SalesOrderResource[]> {
+  return (await withDetails(tx, (await afterId(filtered(inScope(tx, scope), filters), options.after, options.limit)) as SalesOrderRow[])).map(toSalesOrder);
 }
 
 export async function findOrder(tx: Knex, scope: CompanyScope, id: number): Promise<SalesOrder | undefined> {

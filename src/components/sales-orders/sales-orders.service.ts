@@ -123,16 +123,22 @@ function asLines(lines: ResolvedLine[]): ReservedLine[] {
   return lines.map((l) => ({ article_id: l.articleId, article_code: l.articleCode, quantity: l.quantity, lot: l.lot, tracked: l.tracked }));
 }
 
-export function listSalesOrders(
-  ctx: TenantContext,
-  filters: { status?: SalesOrderStatus; partner_id?: number; internal_code?: string; updated_since?: string },
-  page: PageRequest,
-): Promise<Paged<SalesOrderResource>> {
-  return repository.listOrders(ctx.db, ctx.scope, { ...filters, updatedSince: inputTime(filters.updated_since) }, page);
+/** The filters of GET /api/sales-orders, as its query names them (GraphQL's `sales_orders` takes the same). */
+export interface SalesOrderListFilters {
+  status?: SalesOrderStatus;
+  partner_id?: number;
+  internal_code?: string;
+  updated_since?: string;
 }
 
-export function salesOrdersAfter(ctx: TenantContext, options: { after?: number; status?: SalesOrderStatus; limit: number }): Promise<SalesOrderResource[]> {
-  return repository.ordersAfter(ctx.db, ctx.scope, options);
+const repositoryFilters = ({ updated_since, ...rest }: SalesOrderListFilters): repository.SalesOrderFilters => ({ ...rest, updatedSince: inputTime(updated_since) });
+
+export function listSalesOrders(ctx: TenantContext, filters: SalesOrderListFilters, page: PageRequest): Promise<Paged<SalesOrderResource>> {
+  return repository.listOrders(ctx.db, ctx.scope, repositoryFilters(filters), page);
+}
+
+export function salesOrdersAfter(ctx: TenantContext, filters: SalesOrderListFilters, options: { after?: number; limit: number }): Promise<SalesOrderResource[]> {
+  return repository.ordersAfter(ctx.db, ctx.scope, repositoryFilters(filters), options);
 }
 
 export async function getSalesOrder(ctx: TenantContext, id: number): Promise<SalesOrderResource> {

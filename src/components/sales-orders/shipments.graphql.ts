@@ -1,7 +1,8 @@
 /** The Shipment types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { idArg, textArg } from '../../platform/graphql/context.js';
+import { listAfter } from '../../platform/graphql/list-after.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findShipment, shipmentsAfter } from './shipments.service.js';
@@ -66,26 +67,25 @@ export const ShipmentSummaryType = builder.objectRef<Schema<'ShipmentSummary'>>(
   }),
 });
 
-builder.queryFields((t) => ({
-  shipments: t.field({
-    type: [ShipmentType],
-    description: 'Shipments in scope by id; pass the last id seen as `after`. Needs the outbound module.',
-    args: {
-      limit: t.arg.int({ description: '1 to 100 (default 25).' }),
-      sales_order_id: t.arg.int({ description: 'Only the shipments of this sales order.' }),
-      tracking_number: t.arg.string({ description: 'Only the shipments with this tracking number (exact).' }),
-      after: t.arg.int(),
-    },
-    resolve: (_root, args, ctx) => {
-      requireModule(ctx, 'outbound');
-      return shipmentsAfter(ctx.tenant, {
-        after: args.after ?? undefined,
-        salesOrderId: idArg(args.sales_order_id, 'sales_order_id'),
-        trackingNumber: textArg(args.tracking_number, 'tracking_number', TRACKING_NUMBER_MAX_LENGTH),
-        limit: pageLimit(args.limit, 25, 100),
-      });
-    },
-  }),
-}));
+listAfter('shipments', {
+  type: ShipmentType,
+  description: 'Shipments in scope by id; pass the last id seen as `after`. Needs the outbound module.',
+  module: 'outbound',
+  args: builder.args((t) => ({
+    sales_order_id: t.int({ description: 'Only the shipments of this sales order.' }),
+    tracking_number: t.string({ description: 'Only the shipments with this tracking number (exact).' }),
+    updated_since: t.field({ type: 'DateTime', description: 'Only shipments updated at or after this time (inclusive), as GET /api/shipments takes it.' }),
+  })),
+  list: (tenant, args, page) =>
+    shipmentsAfter(
+      tenant,
+      {
+        sales_order_id: idArg(args.sales_order_id, 'sales_order_id'),
+        tracking_number: textArg(args.tracking_number, 'tracking_number', TRACKING_NUMBER_MAX_LENGTH),
+        updated_since: args.updated_since ?? undefined,
+      },
+      page,
+    ),
+});
 
 oneById('shipment', { type: ShipmentType, description: 'One shipment in scope, or null. Needs the outbound module.', module: 'outbound', find: findShipment });

@@ -113,8 +113,8 @@ export async function listShipments(tx: Knex, scope: CompanyScope, filters: Ship
 }
 
 /** Shipments with ids above `after`, by id (the GraphQL keyset). */
-export async function shipmentsAfter(tx: Knex, scope: CompanyScope, options: { after?: number; limit: number } & ShipmentFilters): Promise<ShipmentResource[]> {
-  return withItems(tx, (await afterId(filtered(inScope(tx, scope), options), options.after, options.limit)) as ShipmentRow[]);
+export async function shipmentsAfter(tx: Knex, scope: CompanyScope, filters: ShipmentFilters, options: { after?: number; limit: number }): Promise<ShipmentResource[]> {
+  return withItems(tx, (await afterId(filtered(inScope(tx, scope), filters), options.after, options.limit)) as ShipmentRow[]);
 }
 
 export async function findShipment(tx: Knex, scope: CompanyScope, id: number): Promise<ShipmentResource | undefined> {

@@ -39,17 +39,25 @@ export const messages = {
   short: 'Not enough stock for the shipment; nothing was shipped.',
 };
 
-export function listShipments(
-  ctx: TenantContext,
-  filters: { sales_order_id?: number; tracking_number?: string; updated_since?: string },
-  page: PageRequest,
-): Promise<Paged<ShipmentResource>> {
-  const { sales_order_id: salesOrderId, tracking_number: trackingNumber } = filters;
-  return repository.listShipments(ctx.db, ctx.scope, { salesOrderId, trackingNumber, updatedSince: inputTime(filters.updated_since) }, page);
+/** The filters of GET /api/shipments, as its query names them (GraphQL's `shipments` takes the same). */
+export interface ShipmentListFilters {
+  sales_order_id?: number;
+  tracking_number?: string;
+  updated_since?: string;
 }
 
-export function shipmentsAfter(ctx: TenantContext, options: { after?: number; salesOrderId?: number; trackingNumber?: string; limit: number }): Promise<ShipmentResource[]> {
-  return repository.shipmentsAfter(ctx.db, ctx.scope, options);
+const repositoryFilters = (filters: ShipmentListFilters): repository.ShipmentFilters => ({
+  salesOrderId: filters.sales_order_id,
+  trackingNumber: filters.tracking_number,
+  updatedSince: inputTime(filters.updated_since),
+});
+
+export function listShipments(ctx: TenantContext, filters: ShipmentListFilters, page: PageRequest): Promise<Paged<ShipmentResource>> {
+  return repository.listShipments(ctx.db, ctx.scope, repositoryFilters(filters), page);
+}
+
+export function shipmentsAfter(ctx: TenantContext, filters: ShipmentListFilters, options: { after?: number; limit: number }): Promise<ShipmentResource[]> {
+  return repository.shipmentsAfter(ctx.db, ctx.scope, repositoryFilters(filters), options);
 }
 
 export async function getShipment(ctx: TenantContext, id: number): Promise<ShipmentResource> {

@@ -5,7 +5,7 @@ import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import { insertReturningId } from '../../platform/db/database.js';
-import { paged, type Paged } from '../../platform/db/queries.js';
+import { afterId, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import { lineRowsByDocument } from '../documents/document-line-rows.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -93,15 +93,23 @@ export interface AdjustmentFilters {
   updatedSince?: string;
 }
 
-/** A page of the adjustments in scope, newest first. */
-export async function listAdjustments(tx: Knex, scope: CompanyScope, filters: AdjustmentFilters, page: PageRequest): Promise<Paged<StockAdjustment>> {
-  const query = inScope(tx, scope).orderBy('id', 'desc');
+function filtered(query: Knex.QueryBuilder, filters: AdjustmentFilters): Knex.QueryBuilder {
   if (filters.warehouseId !== undefined) query.where('warehouse_id', filters.warehouseId);
   if (filters.reason !== undefined) query.where('reason', filters.reason);
   if (filters.internalCode !== undefined) query.where('internal_code', filters.internalCode);
   if (filters.updatedSince !== undefined) query.where('updated_at', '>=', filters.updatedSince);
-  const result = await paged(query, page, (row: AdjustmentRow) => row);
+  return query;
+}
+
+/** A page of the adjustments in scope, newest first. */
+export async function listAdjustments(tx: Knex, scope: CompanyScope, filters: AdjustmentFilters, page: PageRequest): Promise<Paged<StockAdjustment>> {
+  const result = await paged(filtered(inScope(tx, scope), filters).orderBy('id', 'desc'), page, (row: AdjustmentRow) => row);
   return { rows: await withItems(tx, result.rows), total: result.total };
+}
+
+/** Adjustments with ids above `after`, by id (the GraphQL keyset), with the list's filters. */
+export async function adjustmentsAfter(tx: Knex, scope: CompanyScope, filters: AdjustmentFilters, options: { after?: number; limit: number }): Promise<StockAdjustment[]> {
+  return withItems(tx, (await afterId(filtered(inScope(tx, scope), filters), options.after, options.limit)) as AdjustmentRow[]);
 }
 
 export async function findAdjustment(tx: Knex, scope: CompanyScope, id: number): Promise<StockAdjustment | undefined> {

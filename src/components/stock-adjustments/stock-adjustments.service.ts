@@ -43,19 +43,38 @@ const messages = {
 
 const stockTypeOf = (line: LineInput): StockType => line.stock_type ?? 'STOC_OK';
 
-export function listStockAdjustments(
-  ctx: TenantContext,
-  filters: { warehouse_id?: number; reason?: Schema<'StockAdjustmentReason'>; internal_code?: string; updated_since?: string },
-  page: PageRequest,
-): Promise<Paged<StockAdjustment>> {
-  const { warehouse_id: warehouseId, reason, internal_code: internalCode } = filters;
-  return repository.listAdjustments(ctx.db, ctx.scope, { warehouseId, reason, internalCode, updatedSince: inputTime(filters.updated_since) }, page);
+/** The filters of GET /api/stock/adjustments, as its query names them (GraphQL's `stock_adjustments` takes the same). */
+export interface AdjustmentListFilters {
+  warehouse_id?: number;
+  reason?: Schema<'StockAdjustmentReason'>;
+  internal_code?: string;
+  updated_since?: string;
+}
+
+const repositoryFilters = (filters: AdjustmentListFilters): repository.AdjustmentFilters => ({
+  warehouseId: filters.warehouse_id,
+  reason: filters.reason,
+  internalCode: filters.internal_code,
+  updatedSince: inputTime(filters.updated_since),
+});
+
+export function listStockAdjustments(ctx: TenantContext, filters: AdjustmentListFilters, page: PageRequest): Promise<Paged<StockAdjustment>> {
+  return repository.listAdjustments(ctx.db, ctx.scope, repositoryFilters(filters), page);
+}
+
+export function stockAdjustmentsAfter(ctx: TenantContext, filters: AdjustmentListFilters, options: { after?: number; limit: number }): Promise<StockAdjustment[]> {
+  return repository.adjustmentsAfter(ctx.db, ctx.scope, repositoryFilters(filters), options);
 }
 
 export async function getStockAdjustment(ctx: TenantContext, id: number): Promise<StockAdjustment> {
-  const found = await repository.findAdjustment(ctx.db, ctx.scope, id);
+  const found = await findStockAdjustment(ctx, id);
   if (!found) throw new NotFoundError(messages.notFound(id));
   return found;
+}
+
+/** One adjustment in scope, or undefined (GraphQL's `stock_adjustment`). */
+export function findStockAdjustment(ctx: TenantContext, id: number): Promise<StockAdjustment | undefined> {
+  return repository.findAdjustment(ctx.db, ctx.scope, id);
 }
 
 /** Articles a deactivated article may be adjusted on: all of whose lines take stock away or count it. */

@@ -5,7 +5,7 @@ import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import { insertReturningId } from '../../platform/db/database.js';
-import { paged, type Paged } from '../../platform/db/queries.js';
+import { afterId, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import { lineRowsByDocument } from '../documents/document-line-rows.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -85,9 +85,7 @@ export interface TransferFilters {
   updatedSince?: string;
 }
 
-/** A page of the transfers in scope, newest first. */
-export async function listTransfers(tx: Knex, scope: CompanyScope, filters: TransferFilters, page: PageRequest): Promise<Paged<StockTransfer>> {
-  const query = inScope(tx, scope).orderBy('id', 'desc');
+function filtered(tx: Knex, query: Knex.QueryBuilder, filters: TransferFilters): Knex.QueryBuilder {
   if (filters.warehouseId !== undefined) {
     const touching = tx('stock_transfer_items')
       .select('transfer_id')
@@ -96,8 +94,18 @@ export async function listTransfers(tx: Knex, scope: CompanyScope, filters: Tran
   }
   if (filters.internalCode !== undefined) query.where('internal_code', filters.internalCode);
   if (filters.updatedSince !== undefined) query.where('updated_at', '>=', filters.updatedSince);
-  const result = await paged(query, page, (row: TransferRow) => row);
+  return query;
+}
+
+/** A page of the transfers in scope, newest first. */
+export async function listTransfers(tx: Knex, scope: CompanyScope, filters: TransferFilters, page: PageRequest): Promise<Paged<StockTransfer>> {
+  const result = await paged(filtered(tx, inScope(tx, scope), filters).orderBy('id', 'desc'), page, (row: TransferRow) => row);
   return { rows: await withItems(tx, result.rows), total: result.total };
+}
+
+/** Transfers with ids above `after`, by id (the GraphQL keyset), with the list's filters. */
+export async function transfersAfter(tx: Knex, scope: CompanyScope, filters: TransferFilters, options: { after?: number; limit: number }): Promise<StockTransfer[]> {
+  return withItems(tx, (await afterId(filtered(tx, inScope(tx, scope), filters), options.after, options.limit)) as TransferRow[]);
 }
 
 export async function findTransfer(tx: Knex, scope: CompanyScope, id: number): Promise<StockTransfer | undefined> {

@@ -36,8 +36,30 @@ const messages = {
   notApplied: 'Not enough stock is available to transfer; nothing was moved.',
 };
 
-export function listStockTransfers(ctx: TenantContext, filters: { warehouse_id?: number; internal_code?: string; updated_since?: string }, page: PageRequest): Promise<Paged<StockTransfer>> {
-  return repository.listTransfers(ctx.db, ctx.scope, { warehouseId: filters.warehouse_id, internalCode: filters.internal_code, updatedSince: inputTime(filters.updated_since) }, page);
+/** The filters of GET /api/stock/transfers, as its query names them (GraphQL's `stock_transfers` takes the same). */
+export interface TransferListFilters {
+  warehouse_id?: number;
+  internal_code?: string;
+  updated_since?: string;
+}
+
+const repositoryFilters = (filters: TransferListFilters): repository.TransferFilters => ({
+  warehouseId: filters.warehouse_id,
+  internalCode: filters.internal_code,
+  updatedSince: inputTime(filters.updated_since),
+});
+
+export function listStockTransfers(ctx: TenantContext, filters: TransferListFilters, page: PageRequest): Promise<Paged<StockTransfer>> {
+  return repository.listTransfers(ctx.db, ctx.scope, repositoryFilters(filters), page);
+}
+
+export function stockTransfersAfter(ctx: TenantContext, filters: TransferListFilters, options: { after?: number; limit: number }): Promise<StockTransfer[]> {
+  return repository.transfersAfter(ctx.db, ctx.scope, repositoryFilters(filters), options);
+}
+
+/** One transfer in scope, or undefined (GraphQL's `stock_transfer`). */
+export function findStockTransfer(ctx: TenantContext, id: number): Promise<StockTransfer | undefined> {
+  return repository.findTransfer(ctx.db, ctx.scope, id);
 }
 
 export async function getStockTransfer(ctx: TenantContext, id: number): Promise<StockTransfer> {

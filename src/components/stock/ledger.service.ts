@@ -12,9 +12,9 @@ import type { TenantContext } from '../../platform/tenant-context.js';
 import * as ledger from './ledger.repository.js';
 import type { MovementFilters, StockMovement } from './ledger.repository.js';
 import * as repository from './stock.repository.js';
-import type { StockAsOf, StockFilters } from './stock.repository.js';
+import type { StockAsOf, StockAsOfWithId, StockFilters } from './stock.repository.js';
 
-export type { StockMovement, StockAsOf };
+export type { StockMovement, StockAsOf, StockAsOfWithId };
 export type MovementPage = Schema<'StockMovementFeedPage'>;
 
 const messages = {
@@ -65,4 +65,9 @@ export async function listMovements(ctx: TenantContext, query: MovementQuery): P
 /** The balances of GET /api/stock as they stood at `at`. */
 export function listStockAsOf(ctx: TenantContext, at: string, filters: Omit<StockFilters, 'updated_since'>, page: PageRequest): Promise<Paged<StockAsOf>> {
   return repository.listStockAsOf(ctx.db, ctx.scope, filters, page, inputTime(at, 'at')!);
+}
+
+/** The balances with ids above `after` that pass the filters, as they stood at `at`, by id (GraphQL's `stock_as_of`). */
+export function stockAsOfAfter(ctx: TenantContext, at: string, filters: Omit<StockFilters, 'updated_since'>, options: { after?: number; limit: number }): Promise<StockAsOfWithId[]> {
+  return repository.stockAsOfAfter(ctx.db, ctx.scope, filters, options, inputTime(at, 'at')!);
 }

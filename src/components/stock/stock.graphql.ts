@@ -4,11 +4,11 @@ import { dateArg, idArg, pageLimit, requireModule, textArg } from '../../platfor
 import { queryParameterMaxLength, schemaEnum } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { StockLevel } from './stock.repository.js';
-import { listMovements, type StockMovement } from './ledger.service.js';
+import { listMovements, stockAsOfAfter, type StockAsOfWithId, type StockMovement } from './ledger.service.js';
 import { stockAfter } from './stock.service.js';
 
-const LOT = 'The lot; null for an article that does not track lots.';
-const EXPIRY = 'The expiry date (YYYY-MM-DD); null for an article that does not track expiry.';
+export const LOT = 'The lot; null for an article that does not track lots.';
+export const EXPIRY = 'The expiry date (YYYY-MM-DD); null for an article that does not track expiry.';
 
 export const StockTypeEnum = builder.enumType('StockType', { values: ['STOC_OK', 'STOC_DEFECT', 'STOC_QUARANTINE'] as const });
 
@@ -18,12 +18,12 @@ const MovementCauseEnum = builder.enumType('MovementCause', {
 });
 
 /** REST's longest `lot` filter (the LotFilter parameter of both stock reads). */
-const LOT_MAX_LENGTH = queryParameterMaxLength('listStock', 'lot');
+export const LOT_MAX_LENGTH = queryParameterMaxLength('listStock', 'lot');
 const LOT_FILTER = 'Only rows of this lot (compared exactly).';
 /** REST's longest article code in the `article_code` filter of GET /api/stock. */
 const ARTICLE_CODE_MAX_LENGTH = queryParameterMaxLength('listStock', 'article_code');
 
-const StockLevelType = builder.objectRef<StockLevel>('StockLevel').implement({
+export const StockLevelType = builder.objectRef<StockLevel>('StockLevel').implement({
   description: 'Stock of one article of one client, in one warehouse, of one stock type, lot and expiry date.',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -42,43 +42,85 @@ const StockLevelType = builder.objectRef<StockLevel>('StockLevel').implement({
   }),
 });
 
+/** The filters GET /api/stock and GET /api/stock/as-of share. */
+const balanceFilterArgs = builder.args((t) => ({
+  article_id: t.int(),
+  article_code: t.string({ description: 'Only rows of the article with this code.' }),
+  warehouse_id: t.int(),
+  stock_type: t.field({ type: StockTypeEnum }),
+  lot: t.string({ description: LOT_FILTER }),
+  expires_before: t.string({ description: 'Only rows with an expiry date before this day (YYYY-MM-DD); rows without an expiry date are left out.' }),
+}));
+
+type BalanceFilterArgs = { [K in 'article_id' | 'warehouse_id']?: number | null } & { [K in 'article_code' | 'lot' | 'expires_before']?: string | null } & {
+  stock_type?: Schema<'StockType'> | null;
+};
+
+/** The shared filters as the services take them, each held to REST's rules (BAD_USER_INPUT on its argument). */
+function balanceFilters(args: BalanceFilterArgs) {
+  const articleId = idArg(args.article_id, 'article_id');
+  const articleCode = textArg(args.article_code, 'article_code', ARTICLE_CODE_MAX_LENGTH);
+  return {
+    article_id: articleId === undefined ? undefined : [articleId],
+    article_code: articleCode === undefined ? undefined : [articleCode],
+    warehouse_id: idArg(args.warehouse_id, 'warehouse_id'),
+    stock_type: args.stock_type ?? undefined,
+    lot: textArg(args.lot, 'lot', LOT_MAX_LENGTH),
+    expires_before: dateArg(args.expires_before, 'expires_before'),
+  };
+}
+
+const StockAsOfType = builder.objectRef<StockAsOfWithId>('StockAsOfRow').implement({
+  description: 'A balance as it stood at the instant asked for.',
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The stock row (as `stock` answers it); pass the last one seen as `after`.' }),
+    client_3pl_id: t.exposeInt('client_3pl_id'),
+    warehouse_id: t.exposeInt('warehouse_id'),
+    article_id: t.exposeInt('article_id'),
+    article_code: t.exposeString('article_code'),
+    stock_type: t.expose('stock_type', { type: StockTypeEnum }),
+    lot: t.exposeString('lot', { nullable: true, description: LOT }),
+    expiry_date: t.exposeString('expiry_date', { nullable: true, description: EXPIRY }),
+    quantity: t.exposeFloat('quantity', { description: 'On hand at that instant.' }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  stock_as_of: t.field({
+    type: [StockAsOfType],
+    description: 'The stock rows in scope as they stood at `at`, read from the ledger as GET /api/stock/as-of reads them, by id; pass the last id seen as `after`. Needs the stock module.',
+    args: {
+      at: t.arg({ type: 'DateTime', required: true, description: 'The instant.' }),
+      limit: t.arg.int({ description: 'Rows to return, 1 to 200 (default 25).' }),
+      ...balanceFilterArgs,
+      after: t.arg.int({ description: 'The last stock row id seen.' }),
+    },
+    resolve: (_root, args, ctx) => {
+      requireModule(ctx, 'stock');
+      return stockAsOfAfter(ctx.tenant, args.at, balanceFilters(args), { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 200) });
+    },
+  }),
   stock: t.field({
     type: [StockLevelType],
     description: 'Stock levels in scope by id; pass the last id seen as `after` for the next page. Needs the stock module.',
     args: {
       limit: t.arg.int({ description: 'Rows to return, 1 to 200 (default 25).' }),
-      article_id: t.arg.int(),
-      article_code: t.arg.string({ description: 'Only rows of the article with this code.' }),
-      warehouse_id: t.arg.int(),
-      stock_type: t.arg({ type: StockTypeEnum }),
-      lot: t.arg.string({ description: LOT_FILTER }),
-      expires_before: t.arg.string({ description: 'Only rows with an expiry date before this day (YYYY-MM-DD); rows without an expiry date are left out.' }),
+      ...balanceFilterArgs,
       updated_since: t.arg({ type: 'DateTime', description: 'Only rows updated at or after this time (inclusive), as GET /api/stock takes it.' }),
       after: t.arg.int({ description: 'The last stock row id seen.' }),
     },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'stock');
-      const articleId = idArg(args.article_id, 'article_id');
-      const articleCode = textArg(args.article_code, 'article_code', ARTICLE_CODE_MAX_LENGTH);
       return stockAfter(
         ctx.tenant,
-        {
-          article_id: articleId === undefined ? undefined : [articleId],
-          article_code: articleCode === undefined ? undefined : [articleCode],
-          warehouse_id: idArg(args.warehouse_id, 'warehouse_id'),
-          stock_type: args.stock_type ?? undefined,
-          lot: textArg(args.lot, 'lot', LOT_MAX_LENGTH),
-          expires_before: dateArg(args.expires_before, 'expires_before'),
-          updated_since: args.updated_since ?? undefined,
-        },
+        { ...balanceFilters(args), updated_since: args.updated_since ?? undefined },
         { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 200) },
       );
     },
   }),
 }));
 
-const StockDocumentType = builder.objectRef<{ type: string; id: number }>('StockDocument').implement({
+export const StockDocumentType = builder.objectRef<{ type: string; id: number }>('StockDocument').implement({
   description: 'The document behind a movement.',
   fields: (t) => ({
     type: t.exposeString('type', { description: '`reception`, `sales_order`, `return`, `adjustment`, `transfer` (more may be added).' }),

@@ -323,15 +323,16 @@ export function listStock(tx: Knex, scope: CompanyScope, filters: StockFilters, 
   return paged(query, page, toStockLevel, count);
 }
 
+/** A balance as it stood at an instant, with its stock row's id (GraphQL's keyset; REST's rows leave it out). */
+export type StockAsOfWithId = StockAsOf & { id: number };
+
 /**
- * The page of GET /api/stock with each balance's quantity on hand at `at` (as stored), read from
- * the ledger: the balance after its last movement created at or before `at` (an index seek per
- * row on the key and time), 0 when it had none.
+ * Each balance's quantity on hand at `at` (as stored), read from the ledger: the balance after its
+ * last movement created at or before `at` (an index seek per row on the key and time), 0 when it
+ * had none.
  */
-export async function listStockAsOf(tx: Knex, scope: CompanyScope, filters: StockFilters, page: PageRequest, at: string): Promise<Paged<StockAsOf>> {
-  const { page: query, count } = filteredBalances(tx, scope, filters);
-  const result = await paged(query, page, (row: BalanceRow) => row, count);
-  if (result.rows.length === 0) return { rows: [], total: result.total };
+async function asOf(tx: Knex, balances: readonly BalanceRow[], at: string): Promise<StockAsOfWithId[]> {
+  if (balances.length === 0) return [];
   const last = tx('stock_movements as m')
     .select('m.quantity_after')
     .where('m.created_at', '<=', at)
@@ -340,9 +341,10 @@ export async function listStockAsOf(tx: Knex, scope: CompanyScope, filters: Stoc
   for (const column of KEY_COLUMNS) last.whereRaw('?? = ??', [`m.${column}`, `b.${column}`]);
   const rows: Array<{ id: number; quantity_at: number | string | null }> = await tx('stock_balances as b')
     .select('b.id', last.as('quantity_at'))
-    .whereIn('b.id', result.rows.map((r) => r.id));
+    .whereIn('b.id', balances.map((r) => r.id));
   const quantityAt = new Map(rows.map((r) => [Number(r.id), Number(r.quantity_at ?? 0)]));
-  const toRow = (b: BalanceRow): StockAsOf => ({
+  return balances.map((b) => ({
+    id: b.id,
     client_3pl_id: b.company_id,
     warehouse_id: b.warehouse_id,
     article_id: b.article_id,
@@ -351,8 +353,20 @@ export async function listStockAsOf(tx: Knex, scope: CompanyScope, filters: Stoc
     lot: shownLot(b.lot),
     expiry_date: shownLot(b.expiry_date),
     quantity: toQuantity(quantityAt.get(b.id) ?? 0),
-  });
-  return { rows: result.rows.map(toRow), total: result.total };
+  }));
+}
+
+/** The page of GET /api/stock with each balance's quantity on hand at `at` (asOf). */
+export async function listStockAsOf(tx: Knex, scope: CompanyScope, filters: StockFilters, page: PageRequest, at: string): Promise<Paged<StockAsOf>> {
+  const { page: query, count } = filteredBalances(tx, scope, filters);
+  const result = await paged(query, page, (row: BalanceRow) => row, count);
+  return { rows: (await asOf(tx, result.rows, at)).map(({ id: _id, ...row }) => row), total: result.total };
+}
+
+/** Balances with ids above `after` that pass the filters, by id, as they stood at `at` (GraphQL's keyset). */
+export async function stockAsOfAfter(tx: Knex, scope: CompanyScope, filters: StockFilters, options: { after?: number; limit: number }, at: string): Promise<StockAsOfWithId[]> {
+  const query = filteredBalances(tx, scope, filters).page.clearOrder();
+  return asOf(tx, (await afterId(query, options.after, options.limit, 'b.id')) as BalanceRow[], at);
 }
 
 /** Balances with ids above `after` that pass the filters, by id (the GraphQL keyset). */

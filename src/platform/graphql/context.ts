@@ -42,12 +42,14 @@ export function idArg(value: number | null | undefined, name: string): number | 
 
 /**
  * A text argument as REST takes the query parameter of the same name: not empty (leave it out
- * instead), at most `max` characters (that parameter's maxLength in the document:
+ * instead, unless it is `required`), at most `max` characters (that parameter's maxLength in the document:
  * queryParameterMaxLength); else BAD_USER_INPUT on it. `search=""` answered every row.
  */
-export function textArg(value: string | null | undefined, name: string, max: number): string | undefined {
+export function textArg(value: string, name: string, max: number, required: true): string;
+export function textArg(value: string | null | undefined, name: string, max: number): string | undefined;
+export function textArg(value: string | null | undefined, name: string, max: number, required = false): string | undefined {
   if (value === null || value === undefined) return undefined;
-  if (value === '') throw InputError.field(name, `The ${name} argument must not be empty; leave it out instead.`);
+  if (value === '') throw InputError.field(name, `The ${name} argument must not be empty${required ? '' : '; leave it out instead'}.`);
   if ([...value].length > max) throw InputError.field(name, `The ${name} argument must not be longer than ${max} characters.`);
   return value;
 }
