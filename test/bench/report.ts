@@ -64,7 +64,7 @@ export function printTargets(targets: Target[], engines: string[]): void {
   }
 }
 
-export function writeResults(results: { engines: string[]; scenarios: ScenarioResult[]; targets: Target[]; memory: object[] }): string {
+export function writeResults(results: { engines: string[]; scenarios: ScenarioResult[]; targets: Target[]; memory: object[]; webhookDrain: object[] }): string {
   const file = path.join(projectRoot, 'test', 'bench', 'results.json');
   writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), ...results }, null, 2)}\n`);
   return file;

@@ -19,7 +19,9 @@
  * skips the soak and the padded comparison), and prints the targets of what ran without judging
  * them: for working on one scenario (`BENCH_ONLY=/api/stock` runs the stock page, the movements
  * feed and stock as of a time; `BENCH_ONLY=delivered` both deliveries; `BENCH_ONLY=shipments`,
- * `BENCH_ONLY=adjustments`). BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/tpl_bench).
+ * `BENCH_ONLY=adjustments`; `BENCH_ONLY=webhook` the webhook drain alone). Last on each engine, the
+ * webhook drain (webhook-drain.ts): reported with its figures, judged by no target.
+ * BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/tpl_bench).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +35,7 @@ import { bulkArticles, scenarios, type Scenario } from './scenarios.js';
 import { seedBenchVolume, VOLUME, type BenchWorld } from './seed.js';
 import { accepts, SCRIPTS, startServer, type Started } from './servers.js';
 import { engineTargets, PAIRS, printComparisons, type EngineMeasurements, type PairResult } from './targets.js';
+import { webhookDrain, type Drain } from './webhook-drain.js';
 
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 5);
@@ -49,7 +52,12 @@ const SERVER_ENV = {
   // address is over it.
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '10000000',
   APP_URL: 'http://localhost',
+  // The webhook drain's receiver listens on this machine, over http.
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 };
+/** The webhook drain's burst: adjustments, one `stock.changed` delivery each. */
+const DRAIN_BURST = 3000;
 
 interface Database {
   url: string;
@@ -261,7 +269,7 @@ function byName(all: Scenario[], text: string): Scenario {
   return found;
 }
 
-async function benchEngine(engine: string): Promise<{ results: ScenarioResult[]; targets: Target[]; memory: object }> {
+async function benchEngine(engine: string): Promise<{ results: ScenarioResult[]; targets: Target[]; memory: object; drain?: Drain & { engine: string } }> {
   console.log(`\n=== ${engine} ===`);
   const database = await freshDatabase(engine);
   try {
@@ -273,6 +281,7 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
     const pairs: PairResult[] = [];
     const measured: EngineMeasurements = { results, pairs, peakMb: NaN };
     let soakSamples: number[] = [];
+    let drain: (Drain & { engine: string }) | undefined;
     const all = scenarios(world);
     const selected = all.filter((s) => !env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY));
     try {
@@ -312,6 +321,14 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
         soakSamples = soaked.samples;
         measured.soak = { seconds: SOAK_SECONDS, growthMb: soaked.growthMb };
       }
+      // Last: its subscription makes every write a delivery, which no scenario above should pay.
+      if (!env.BENCH_ONLY || env.BENCH_ONLY.includes('webhook')) {
+        await settled(database.url);
+        drain = { engine, ...(await webhookDrain(full, database.url, world.companyId, { load: byName(all, '/api/stock/adjustments').load, amount: DRAIN_BURST })) };
+        console.log(
+          `  webhook drain: ${drain.deliveries} deliveries of a burst of adjustments (${drain.burstSeconds.toFixed(1)} s), the last ${drain.drainSeconds.toFixed(1)} s after it: ${drain.perSecond.toFixed(0)}/s (reported, no target)`,
+        );
+      }
     } finally {
       await Promise.all([full.stop(), baseline.stop()]);
     }
@@ -325,7 +342,7 @@ async function benchEngine(engine: string): Promise<{ results: ScenarioResult[];
     // With BENCH_ONLY, the targets of what ran: printed, not judged (main).
     const targets = engineTargets(engine, measured);
     const memory = measured.soak ? { engine, peakMb: measured.peakMb, soakSamplesMb: soakSamples.map((m) => Math.round(m)), growthMb: measured.soak.growthMb } : { engine, peakMb: measured.peakMb };
-    return { results, targets, memory };
+    return { results, targets, memory, drain };
   } finally {
     await database.drop();
   }
@@ -337,15 +354,17 @@ async function main(): Promise<void> {
   const scenarioResults: ScenarioResult[] = [];
   const targets: Target[] = [];
   const memory: object[] = [];
+  const drains: object[] = [];
   for (const engine of engines) {
     const out = await benchEngine(engine);
     scenarioResults.push(...out.results);
     targets.push(...out.targets);
     memory.push(out.memory);
+    if (out.drain) drains.push(out.drain);
   }
   for (const engine of engines) printScenarios(engine, scenarioResults.filter((r) => r.engine === engine));
   printTargets(targets, engines);
-  const file = writeResults({ engines, scenarios: scenarioResults, targets, memory });
+  const file = writeResults({ engines, scenarios: scenarioResults, targets, memory, webhookDrain: drains });
   const failed = targets.filter((t) => !t.pass);
   const failing = engines.map((engine) => `${failed.filter((t) => t.engine === engine).length} on ${engine}`).join(', ');
   const verdict = env.BENCH_ONLY ? 'Targets are not judged with BENCH_ONLY' : failed.length === 0 ? `Every target passes on ${engines.join(' and ')}` : `Targets fail: ${failing}`;
