@@ -1,8 +1,10 @@
 /**
  * GET /metrics of a process that serves no API (the webhook worker run on its own): a bare
  * node:http server answering the process's registry as the API's `GET /metrics` does (text
- * exposition format, no caching); any other request is a 404 or 405 in JSON saying what it serves.
+ * exposition format, no caching, an X-Request-Id on every answer); any other request is a 404 or
+ * 405 in JSON saying what it serves.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { PROMETHEUS_CONTENT_TYPE, type Metrics } from './metrics.js';
 
@@ -14,6 +16,7 @@ function json(res: ServerResponse, status: number, message: string, headers: Rec
 
 export function createMetricsServer(metrics: Pick<Metrics, 'registry'>): Server {
   return createServer((req, res) => {
+    res.setHeader('X-Request-Id', randomUUID());
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') return json(res, 404, 'Not found: this process serves GET /metrics only.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, 'Method not allowed: GET /metrics.', { Allow: 'GET, HEAD' });

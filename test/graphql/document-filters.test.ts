@@ -108,7 +108,11 @@ describe('POST /graphql: the filters of the document lists', () => {
     const order = (await rest('/api/sales-orders?internal_code=SO-FILTER-A'))[0]!;
     const [returned] = await span('/api/returns');
     await agree('returns', '/api/returns', [[`sales_order_id: ${order.id}, updated_since: "${returned}"`, `sales_order_id=${order.id}&updated_since=${returned}`, 1]]);
-    await agree('shipments', '/api/shipments', [[`tracking_number: "TRK-FILTER-1", updated_since: "${returned}"`, `tracking_number=TRK-FILTER-1&updated_since=${returned}`, 0]]);
+    const [shippedAt] = await span('/api/shipments');
+    await agree('shipments', '/api/shipments', [
+      [`tracking_number: "TRK-FILTER-1", updated_since: "${shippedAt}"`, `tracking_number=TRK-FILTER-1&updated_since=${shippedAt}`, 1],
+      [`tracking_number: "TRK-FILTER-2", updated_since: "${shippedAt}"`, `tracking_number=TRK-FILTER-2&updated_since=${shippedAt}`, 0],
+    ]);
   });
 
   it('When stock_adjustments or stock_transfers are asked, with or without filters, Then they answer the rows (every field, lines included) the REST list answers', async () => {
@@ -142,6 +146,39 @@ describe('POST /graphql: the filters of the document lists', () => {
     expect(await whole('stock_adjustments', 'internal_code: "ADJ-FILTER-A"', adjustmentFields)).to.deep.equal(await rest('/api/stock/adjustments?internal_code=ADJ-FILTER-A'));
     const transferFields = 'id client_3pl_id note internal_code created_at updated_at items { id article_id article_code um3pl quantity_um3pl from { warehouse_id stock_type } to { warehouse_id stock_type } lot expiry_date }';
     expect(await whole('stock_transfers', 'internal_code: "TRF-FILTER-B"', transferFields)).to.deep.equal(await rest('/api/stock/transfers?internal_code=TRF-FILTER-B'));
+  });
+
+  it('When a list is paged with limit and after, Then the pages hold every row once, by id', async () => {
+    for (const field of ['purchase_orders', 'sales_orders', 'receptions', 'returns', 'stock_adjustments', 'stock_transfers'] as const) {
+      const page = async (args: string): Promise<number[]> => {
+        const res = await world.as('viewer').post('/graphql').send({ query: `{ ${field}(${args}) { id } }` }).expect(200);
+        expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
+        return (res.body.data[field] as Row[]).map((r) => r.id);
+      };
+      const all = await graphql(field, '');
+      expect(all, field).to.have.length(2);
+      const first = await page('limit: 1');
+      const second = await page(`limit: 1, after: ${first[0]}`);
+      const third = await page(`limit: 1, after: ${second[0]}`);
+      expect([first, second, third], field).to.deep.equal([[all[0]], [all[1]], []]);
+    }
+  });
+
+  it('When the module of a list is off, Then the list answers FORBIDDEN (HTTP 403)', async () => {
+    const lists: Array<[Field, 'inbound' | 'outbound' | 'returns' | 'stock']> = [
+      ['purchase_orders', 'inbound'],
+      ['receptions', 'inbound'],
+      ['sales_orders', 'outbound'],
+      ['shipments', 'outbound'],
+      ['returns', 'returns'],
+      ['stock_adjustments', 'stock'],
+      ['stock_transfers', 'stock'],
+    ];
+    for (const [field, module] of lists) {
+      const off = await createWorld(h.app, h.db, { modulesOff: [module] });
+      const res = await off.as('viewer').post('/graphql').send({ query: `{ ${field} { id } }` }).expect(403);
+      expect(res.body.errors[0].extensions.code, field).to.equal('FORBIDDEN');
+    }
   });
 
   it('When a filter breaks the rules REST has for it, Then the field fails with BAD_USER_INPUT on the argument', async () => {

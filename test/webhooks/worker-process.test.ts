@@ -127,7 +127,7 @@ describe('The webhook worker process', function () {
     expect(Number(claimed[0]!.n), 'no claim left behind').to.equal(0);
   });
 
-  it('When the worker runs with WORKER_METRICS_PORT, Then GET /metrics there counts its delivery attempts and shows the backlogs it sampled; another path is a 404; a port in use ends the start with exit 1', async () => {
+  it('When the worker runs with WORKER_METRICS_PORT, Then GET /metrics there counts its delivery attempts and shows the backlogs it sampled, with an X-Request-Id like the API; another path is a 404; a port in use ends the start with exit 1', async () => {
     const world = await createWorld(h.app, h.db);
     await subscribe(world, receiver.url, ['article.created']);
     receiver.setDefault(OK);
@@ -143,6 +143,7 @@ describe('The webhook worker process', function () {
       const res = await fetch(`${url}/metrics`);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal('text/plain; version=0.0.4; charset=utf-8');
+      expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
       text = await res.text();
       return Number(/^tpl_webhook_deliveries_total\{outcome="delivered"\} (\d+)$/m.exec(text)?.[1] ?? 0) >= 1;
     }, 10_000, 'the delivery to be counted', 50);
@@ -150,7 +151,7 @@ describe('The webhook worker process', function () {
     expect(text).to.match(/^tpl_database_up 1$/m);
     expect(text).to.match(/^tpl_process_cpu_seconds_total /m);
     const other = await fetch(`${url}/api/articles`);
-    expect([other.status, await other.json()]).to.deep.equal([404, { message: 'Not found: this process serves GET /metrics only.' }]);
+    expect([other.status, await other.json(), other.headers.has('x-request-id')]).to.deep.equal([404, { message: 'Not found: this process serves GET /metrics only.' }, true]);
     expect(worker.output.join('')).to.include(`webhook worker metrics on http://localhost:${port}/metrics`);
 
     const second = startWorker({ WORKER_METRICS_PORT: String(port), HOST: '127.0.0.1' });

@@ -2,13 +2,16 @@
 import { builder } from '../../platform/graphql/builder.js';
 import { idArg, requireModule, textArg } from '../../platform/graphql/context.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
-import { EXPIRY, LOT_MAX_LENGTH, StockDocumentType, StockLevelType, StockTypeEnum } from '../stock/stock.graphql.js';
+import { queryParameterMaxLength } from '../../platform/openapi/document.js';
+import { EXPIRY, StockDocumentType, StockLevelType, StockTypeEnum } from '../stock/stock.graphql.js';
 import { traceLot, type LotTrace } from './lots.service.js';
 
 type Entry = Schema<'LotTraceEntry'>;
 type Shipment = Schema<'LotTraceShipment'>;
 
 const ENTRY = 'One movement of the lot, with the document that made it.';
+/** REST's longest `lot` of GET /api/lots/trace. */
+const LOT_MAX_LENGTH = queryParameterMaxLength('traceLot', 'lot');
 
 /** The fields every movement of the trace has (a shipment adds its order's). */
 const EntryFields = builder.interfaceRef<Entry>('LotTraceMovement').implement({

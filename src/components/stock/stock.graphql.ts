@@ -18,7 +18,7 @@ const MovementCauseEnum = builder.enumType('MovementCause', {
 });
 
 /** REST's longest `lot` filter (the LotFilter parameter of both stock reads). */
-export const LOT_MAX_LENGTH = queryParameterMaxLength('listStock', 'lot');
+const LOT_MAX_LENGTH = queryParameterMaxLength('listStock', 'lot');
 const LOT_FILTER = 'Only rows of this lot (compared exactly).';
 /** REST's longest article code in the `article_code` filter of GET /api/stock. */
 const ARTICLE_CODE_MAX_LENGTH = queryParameterMaxLength('listStock', 'article_code');
