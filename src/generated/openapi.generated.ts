@@ -1444,10 +1444,13 @@ export interface paths {
          *     needs neither: the schema is public, and GraphiQL loads its docs before a token is set. A
          *     token that is sent must be valid. Field names are snake_case. Queries: `articles(limit, search,
          *     after)`, `article(id)`, `partners(limit, type, search, after)`, `warehouses(limit, after)`,
-         *     `purchase_orders`, `receptions`, `sales_orders`, `sales_order(id)`, `shipments`,
-         *     `shipment(id)`, `returns`, `stock` and `stock_movements` (the printed schema lists their
-         *     arguments); `after` is the last id seen and the next page holds higher ids, and an id that
-         *     names nothing in scope answers `null`. A request refused before the query runs answers with
+         *     `partner(id)`, `warehouse(id)`, `purchase_orders`, `purchase_order(id)`, `receptions`,
+         *     `reception(id)`, `sales_orders`, `sales_order(id)`, `shipments`, `shipment(id)`, `returns`,
+         *     `return(id)`, `stock_adjustments`, `stock_adjustment(id)`, `stock_transfers`,
+         *     `stock_transfer(id)`, `stock`, `stock_as_of(at)`, `stock_movements` and
+         *     `lot_trace(article_id, lot)`; each list takes the filters of its REST list (the printed schema
+         *     lists their arguments). `after` is the last id seen (0 or none: the first page) and the next
+         *     page holds higher ids, and an id that names nothing in scope answers `null`. A request refused before the query runs answers with
          *     the REST status and a GraphQL body: 401 `UNAUTHENTICATED`, 400 `BAD_REQUEST` (no
          *     `X-Company-Id`), 403 `FORBIDDEN` (the company's `api` module is off, or the module of a field
          *     the query selects: the whole query is refused, `data` is null), 422 `BAD_USER_INPUT`, 429

@@ -40,10 +40,16 @@ export function retryAfterHeader(response: Response): { headers?: Record<string,
   return retryAfter === null ? {} : { headers: { 'Retry-After': retryAfter } };
 }
 
+/**
+ * A query refused with 403 (a field whose module is off for the company) answers no data, whatever
+ * its other fields found: a nullable field's refusal (`return(id)`) would otherwise leave the rest
+ * of the query's data beside the 403.
+ */
 export async function graphqlReply(fetchAPI: FetchAPI, result: ExecutionResult): Promise<GraphQLReply> {
   const response = processRegularResult(result, fetchAPI, 'application/json');
   const text = await response.text();
   if (!result.errors?.length) return { status: response.status, text };
   const { errors, extensions, ...rest } = result;
+  if (response.status === 403 && rest.data !== undefined) rest.data = null;
   return { status: response.status, ...retryAfterHeader(response), text: JSON.stringify({ errors: errors.map(publicError), ...rest, ...publicExtensions(extensions) }) };
 }

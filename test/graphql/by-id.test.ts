@@ -62,11 +62,13 @@ describe('POST /graphql: one partner, warehouse, purchase order, reception, retu
   }
 
   for (const c of CASES.filter((x) => x.module !== undefined)) {
-    it(`When the ${c.module} module is off, Then ${c.field}(id) answers FORBIDDEN (HTTP 403)`, async () => {
+    it(`When the ${c.module} module is off, Then ${c.field}(id) answers FORBIDDEN (HTTP 403) and refuses the whole query: no data, not even the articles asked beside it`, async () => {
       const off = await createWorld(h.app, h.db, { modulesOff: [c.module!] });
       const res = await query('viewer', c, 1, off).expect(403);
       expect(res.body.errors[0].extensions.code).to.equal('FORBIDDEN');
-      expect(res.body.data).to.deep.equal({ [c.field]: null });
+      expect(res.body.data).to.equal(null);
+      const beside = await off.as('viewer').post('/graphql').send({ query: `{ articles(limit: 1) { id } ${c.field}(id: 1) { id } }` }).expect(403);
+      expect([beside.body.data, beside.body.errors[0].extensions.code]).to.deep.equal([null, 'FORBIDDEN']);
     });
   }
 });

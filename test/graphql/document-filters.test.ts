@@ -148,7 +148,7 @@ describe('POST /graphql: the filters of the document lists', () => {
     expect(await whole('stock_transfers', 'internal_code: "TRF-FILTER-B"', transferFields)).to.deep.equal(await rest('/api/stock/transfers?internal_code=TRF-FILTER-B'));
   });
 
-  it('When a list is paged with limit and after, Then the pages hold every row once, by id', async () => {
+  it('When a list is paged with limit and after, Then the pages hold every row once, by id; after 0 is the first page', async () => {
     for (const field of ['purchase_orders', 'sales_orders', 'receptions', 'returns', 'stock_adjustments', 'stock_transfers'] as const) {
       const page = async (args: string): Promise<number[]> => {
         const res = await world.as('viewer').post('/graphql').send({ query: `{ ${field}(${args}) { id } }` }).expect(200);
@@ -161,6 +161,7 @@ describe('POST /graphql: the filters of the document lists', () => {
       const second = await page(`limit: 1, after: ${first[0]}`);
       const third = await page(`limit: 1, after: ${second[0]}`);
       expect([first, second, third], field).to.deep.equal([[all[0]], [all[1]], []]);
+      expect(await page('limit: 1, after: 0'), field).to.deep.equal(first);
     }
   });
 
@@ -189,6 +190,11 @@ describe('POST /graphql: the filters of the document lists', () => {
       ['receptions(updated_since: "yesterday")', 'updated_since', 'The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'],
       ['returns(updated_since: "2026-11-21")', 'updated_since', 'The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'],
       ['stock_adjustments(warehouse_id: -1)', 'warehouse_id', 'The warehouse_id argument must be at least 1.'],
+      ['stock_adjustments(after: -5)', 'after', 'The after argument must be the last id seen, or 0 for the first page.'],
+      ['sales_orders(after: -1)', 'after', 'The after argument must be the last id seen, or 0 for the first page.'],
+      ['articles(after: -1)', 'after', 'The after argument must be the last id seen, or 0 for the first page.'],
+      ['warehouses(after: -1)', 'after', 'The after argument must be the last id seen, or 0 for the first page.'],
+      ['stock(after: -1)', 'after', 'The after argument must be the last id seen, or 0 for the first page.'],
       [`stock_transfers(internal_code: "${'C'.repeat(65)}")`, 'internal_code', 'The internal_code argument must not be longer than 64 characters.'],
     ];
     for (const [field, argument, message] of cases) {

@@ -140,6 +140,9 @@ describe('POST /graphql: the filters of stock, stock_as_of and stock_movements',
       [`stock_movements(lot: "${'L'.repeat(65)}")`, 'lot', 'The lot argument must not be longer than 64 characters.'],
       ['stock_movements(since: "9999-12-31T23:30:00-01:00")', 'since', 'The since field must be a time of the years 0000 to 9999 in UTC.'],
       ['stock_as_of(at: "end of October")', 'at', 'The at field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'],
+      ['stock_as_of(at: "2026-11-28T06:01:60Z")', 'at', 'The at field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'],
+      ['stock(updated_since: " 2026-11-21T10:00:00Z")', 'updated_since', 'The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'],
+      ['stock(updated_since: "2026-11-21T10:00:00Z\\n")', 'updated_since', 'The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'],
       ['stock_as_of(at: "2026-10-31T23:59:59Z", lot: "")', 'lot', 'The lot argument must not be empty; leave it out instead.'],
       ['stock_as_of(at: "2026-10-31T23:59:59Z", expires_before: "2027-02-31")', 'expires_before', 'The expires_before argument must be a date that exists, as YYYY-MM-DD (2027-01-31).'],
     ];
@@ -147,6 +150,9 @@ describe('POST /graphql: the filters of stock, stock_as_of and stock_movements',
       const res = await world.as('viewer').post('/graphql').send({ query: `{ ${field} { id } }` }).expect(200);
       expect(res.body.errors?.[0]?.extensions, field).to.deep.include({ code: 'BAD_USER_INPUT', errors: { [argument]: [message] } });
     }
+    const arrayAt = await world.as('viewer').post('/graphql').send({ query: 'query($at: DateTime!) { stock_as_of(at: $at) { id } }', variables: { at: ['2026-11-28T06:01:19Z'] } }).expect(200);
+    expect(arrayAt.body.errors?.[0]?.extensions?.code).to.equal('BAD_USER_INPUT');
+    expect(arrayAt.body.data).to.equal(undefined);
     for (const field of ['stock_movements(cause: theft)', 'stock(stock_type: STOC_LOST)']) {
       const res = await world.as('viewer').post('/graphql').send({ query: `{ ${field} { id } }` }).expect(200);
       expect(res.body.errors?.[0]?.extensions?.code, field).to.equal('GRAPHQL_VALIDATION_FAILED');

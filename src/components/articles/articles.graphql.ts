@@ -1,7 +1,7 @@
 /** The Article type and the article queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { afterArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Article } from './articles.repository.js';
 import * as articles from './articles.service.js';
@@ -41,7 +41,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'articles');
       return articles.articlesAfter(ctx.tenant, {
-        after: args.after ?? undefined,
+        after: afterArg(args.after),
         search: textArg(args.search, 'search', SEARCH_MAX_LENGTH),
         limit: pageLimit(args.limit, 25, 100),
       });

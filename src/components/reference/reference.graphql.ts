@@ -1,7 +1,7 @@
 /** The Partner and Warehouse types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { pageLimit, textArg } from '../../platform/graphql/context.js';
+import { afterArg, pageLimit, textArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import * as reference from './reference.service.js';
@@ -55,7 +55,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) =>
       reference.partnersAfter(ctx.tenant, {
-        after: args.after ?? undefined,
+        after: afterArg(args.after),
         type: args.type ?? undefined,
         search: textArg(args.search, 'search', SEARCH_MAX_LENGTH),
         limit: pageLimit(args.limit, 25, 100),
@@ -69,7 +69,7 @@ builder.queryFields((t) => ({
       after: t.arg.int({ description: 'The last warehouse id seen.' }),
     },
     resolve: (_root, args, ctx) =>
-      reference.warehousesAfter(ctx.tenant, { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 100) }),
+      reference.warehousesAfter(ctx.tenant, { after: afterArg(args.after), limit: pageLimit(args.limit, 25, 100) }),
   }),
 }));
 

@@ -1,6 +1,6 @@
 /** The StockLevel and StockMovement types and the stock and stock_movements queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { dateArg, idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { afterArg, dateArg, idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength, schemaEnum } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { StockLevel } from './stock.repository.js';
@@ -97,7 +97,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'stock');
-      return stockAsOfAfter(ctx.tenant, args.at, balanceFilters(args), { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 200) });
+      return stockAsOfAfter(ctx.tenant, args.at, balanceFilters(args), { after: afterArg(args.after), limit: pageLimit(args.limit, 25, 200) });
     },
   }),
   stock: t.field({
@@ -114,7 +114,7 @@ builder.queryFields((t) => ({
       return stockAfter(
         ctx.tenant,
         { ...balanceFilters(args), updated_since: args.updated_since ?? undefined },
-        { after: args.after ?? undefined, limit: pageLimit(args.limit, 25, 200) },
+        { after: afterArg(args.after), limit: pageLimit(args.limit, 25, 200) },
       );
     },
   }),

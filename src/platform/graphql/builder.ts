@@ -6,6 +6,7 @@
  * types are: src/graphql/ is the server above them, whose schema.ts imports every component's fields.
  */
 import SchemaBuilder from '@pothos/core';
+import { GraphQLError } from 'graphql';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import type { GraphQLContext } from './context.js';
 import { fieldCost } from './cost.js';
@@ -24,7 +25,12 @@ export const builder = new SchemaBuilder<{
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 time in UTC with six fraction digits: 2026-11-21T10:00:00.000000Z.',
   serialize: (value) => value,
-  parseValue: (value) => String(value),
+  // A string (a variable of another JSON type is refused, as a literal of another type is);
+  // its format is checked where the argument is read (inputTime), with REST's rule and message.
+  parseValue: (value) => {
+    if (typeof value !== 'string') throw new GraphQLError('A DateTime is a string, such as "2026-11-21T10:00:00Z".');
+    return value;
+  },
 });
 
 builder.queryType({ description: 'Reads of the company in X-Company-Id.' });

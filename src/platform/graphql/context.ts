@@ -41,6 +41,16 @@ export function idArg(value: number | null | undefined, name: string): number | 
 }
 
 /**
+ * `after`, the keyset of a list: the last id seen, or 0 (or none) for the first page; below 0 is
+ * BAD_USER_INPUT on it (an off-by-one of a client's cursor must not restart its sync silently).
+ */
+export function afterArg(value: number | null | undefined): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value < 0) throw InputError.field('after', 'The after argument must be the last id seen, or 0 for the first page.');
+  return value;
+}
+
+/**
  * A text argument as REST takes the query parameter of the same name: not empty (leave it out
  * instead, unless it is `required`), at most `max` characters (that parameter's maxLength in the document:
  * queryParameterMaxLength); else BAD_USER_INPUT on it. `search=""` answered every row.

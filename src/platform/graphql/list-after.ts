@@ -8,7 +8,7 @@ import type { InputFieldMap, InputShapeFromFields, ObjectRef } from '@pothos/cor
 import type { ModuleSlug } from '../../kernel/access.js';
 import type { TenantContext } from '../tenant-context.js';
 import { builder } from './builder.js';
-import { pageLimit, requireModule } from './context.js';
+import { afterArg, pageLimit, requireModule } from './context.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
@@ -43,7 +43,7 @@ export function listAfter<T, Args extends InputFieldMap>(
         // `list` answers the type's rows (checked by its signature); Pothos cannot resolve its
         // conditional result and argument types for a generic T and Args.
         const { limit, after, ...filters } = args as { limit?: number | null; after?: number | null } & Record<string, unknown>;
-        return field.list(ctx.tenant, filters as never, { after: after ?? undefined, limit: pageLimit(limit, 25, 100) }) as never;
+        return field.list(ctx.tenant, filters as never, { after: afterArg(after), limit: pageLimit(limit, 25, 100) }) as never;
       },
     }),
   );
