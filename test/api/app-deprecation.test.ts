@@ -62,6 +62,7 @@ describe('GET /livez and GET /api/articles when deprecated: Deprecation and Suns
     expect((doc.paths['/old']!.get!.responses as Record<string, { headers: Record<string, unknown> }>)['200']!.headers).to.deep.equal({
       Deprecation: { $ref: '#/components/headers/Deprecation' },
       Sunset: { $ref: '#/components/headers/Sunset' },
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
     });
     expect(() => derivePolicyResponses(operation({ deprecated: true }))).to.throw(/x-deprecated-at/);
     expect(() => deprecationHeaders({ operationId: 'old', deprecated: true, 'x-deprecated-at': '2027-07-01', 'x-sunset': '2027-01-01' } as RawOperation)).to.throw(/after/);
