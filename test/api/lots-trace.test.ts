@@ -153,6 +153,16 @@ describe('GET /api/lots/trace', () => {
     expect(seen.body.data.client_3pl_id).to.equal(world.otherClient.id);
   });
 
+  it('When a required parameter is sent empty (lot=, or at= of stock as of a time), Then 422 says it must not be empty, without telling to leave it out', async () => {
+    const a = await trackedArticle(world);
+    const lot = await world.as('viewer').get(`/api/lots/trace?article_id=${a.id}&lot=`).expect(422);
+    expect(lot.body.errors).to.deep.equal({ lot: ['The lot field must not be empty.'] });
+    const at = await world.as('viewer').get('/api/stock/as-of?at=').expect(422);
+    expect(at.body.errors).to.deep.equal({ at: ['The at field must not be empty.'] });
+    const optional = await world.as('viewer').get('/api/stock?lot=').expect(422);
+    expect(optional.body.errors).to.deep.equal({ lot: ['The lot field must not be empty; leave it out instead.'] });
+  });
+
   it('When the stock module is off, Then 403', async () => {
     const off = await createWorld(h.app, h.db, { modulesOff: ['stock'] });
     await off.as('viewer').get(`/api/lots/trace?article_id=${off.articles.client.id}&lot=L1`).expect(403);

@@ -96,7 +96,7 @@ function mustBe(parameter: Parameter | undefined): string | undefined {
  */
 function validatorSentence(field: string, message: string, parameter: Parameter | undefined): string | undefined {
   if (/^Unknown query parameter /.test(message)) return `The ${field} field is not allowed.`;
-  if (/^Empty value found for query parameter /.test(message)) return `The ${field} field must not be empty; leave it out instead.`;
+  if (/^Empty value found for query parameter /.test(message)) return `The ${field} field must not be empty${parameter?.required ? '' : '; leave it out instead'}.`;
   if (/^Parameter '.*' must be url encoded/.test(message)) {
     // A list (8,9) or a value with reserved characters: for a number or a choice it is simply not one.
     const expected = mustBe(parameter);
