@@ -1,13 +1,10 @@
 /** The PurchaseOrder type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg, textArg } from '../../platform/graphql/context.js';
 import { listAfter } from '../../platform/graphql/list-after.js';
-import { queryParameterMaxLength } from '../../platform/openapi/document.js';
+import { orderFilterArgs, orderFiltersOf } from '../documents/order-filters.graphql.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findPurchaseOrder, purchaseOrdersAfter } from './purchase-orders.service.js';
-
-const INTERNAL_CODE_MAX_LENGTH = queryParameterMaxLength('listPurchaseOrders', 'internal_code');
 
 const StatusEnum = builder.enumType('PurchaseOrderStatus', { values: ['open', 'partially_received', 'received', 'cancelled', 'closed'] as const });
 
@@ -38,27 +35,14 @@ const PurchaseOrderType = builder.objectRef<Schema<'PurchaseOrder'>>('PurchaseOr
   }),
 });
 
+const filters = orderFiltersOf('listPurchaseOrders');
+
 listAfter('purchase_orders', {
   type: PurchaseOrderType,
   description: 'Purchase orders in scope by id; pass the last id seen as `after`. Needs the inbound module.',
   module: 'inbound',
-  args: builder.args((t) => ({
-    status: t.field({ type: StatusEnum }),
-    partner_id: t.int({ description: 'Only the orders to this partner.' }),
-    internal_code: t.string({ description: 'Only the orders with this internal code (exact).' }),
-    updated_since: t.field({ type: 'DateTime', description: 'Only orders updated at or after this time (inclusive), as GET /api/purchase-orders takes it.' }),
-  })),
-  list: (tenant, args, page) =>
-    purchaseOrdersAfter(
-      tenant,
-      {
-        status: args.status ?? undefined,
-        partner_id: idArg(args.partner_id, 'partner_id'),
-        internal_code: textArg(args.internal_code, 'internal_code', INTERNAL_CODE_MAX_LENGTH),
-        updated_since: args.updated_since ?? undefined,
-      },
-      page,
-    ),
+  args: { ...builder.args((t) => ({ status: t.field({ type: StatusEnum }) })), ...orderFilterArgs('/api/purchase-orders') },
+  list: (tenant, args, page) => purchaseOrdersAfter(tenant, { status: args.status ?? undefined, ...filters(args) }, page),
 });
 
 oneById('purchase_order', { type: PurchaseOrderType, description: 'One purchase order in scope, or null. Needs the inbound module.', module: 'inbound', find: findPurchaseOrder });

@@ -1,16 +1,13 @@
 /** The SalesOrder type and its queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg, textArg } from '../../platform/graphql/context.js';
 import { listAfter } from '../../platform/graphql/list-after.js';
-import { queryParameterMaxLength } from '../../platform/openapi/document.js';
+import { orderFilterArgs, orderFiltersOf } from '../documents/order-filters.graphql.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
 import { TRANSITIONS, type SalesOrderStatus } from './sales-orders.rules.js';
 import { findSalesOrder, salesOrdersAfter } from './sales-orders.service.js';
 import { ShipmentSummaryType } from './shipments.graphql.js';
-
-const INTERNAL_CODE_MAX_LENGTH = queryParameterMaxLength('listSalesOrders', 'internal_code');
 
 const StatusEnum = builder.enumType('SalesOrderStatus', { values: Object.keys(TRANSITIONS) as SalesOrderStatus[] });
 
@@ -61,27 +58,14 @@ const SalesOrderType = builder.objectRef<Schema<'SalesOrder'>>('SalesOrder').imp
   }),
 });
 
+const filters = orderFiltersOf('listSalesOrders');
+
 listAfter('sales_orders', {
   type: SalesOrderType,
   description: 'Sales orders in scope by id; pass the last id seen as `after`. Needs the outbound module.',
   module: 'outbound',
-  args: builder.args((t) => ({
-    status: t.field({ type: StatusEnum }),
-    partner_id: t.int({ description: 'Only the orders to this partner.' }),
-    internal_code: t.string({ description: 'Only the orders with this internal code (exact).' }),
-    updated_since: t.field({ type: 'DateTime', description: 'Only orders updated at or after this time (inclusive), as GET /api/sales-orders takes it.' }),
-  })),
-  list: (tenant, args, page) =>
-    salesOrdersAfter(
-      tenant,
-      {
-        status: args.status ?? undefined,
-        partner_id: idArg(args.partner_id, 'partner_id'),
-        internal_code: textArg(args.internal_code, 'internal_code', INTERNAL_CODE_MAX_LENGTH),
-        updated_since: args.updated_since ?? undefined,
-      },
-      page,
-    ),
+  args: { ...builder.args((t) => ({ status: t.field({ type: StatusEnum }) })), ...orderFilterArgs('/api/sales-orders') },
+  list: (tenant, args, page) => salesOrdersAfter(tenant, { status: args.status ?? undefined, ...filters(args) }, page),
 });
 
 oneById('sales_order', { type: SalesOrderType, description: 'One sales order in scope, or null. Needs the outbound module.', module: 'outbound', find: findSalesOrder });
