@@ -1,4 +1,4 @@
-/** `updated_since` and other client times, as stored, or a 422 on the field. */
+/** `updated_since` and other client times, as stored, or a 422 on the field (REST) or argument (GraphQL). */
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { fromApiTime } from '../kernel/time.js';
 import { InputError } from './errors.js';
@@ -6,13 +6,14 @@ import { InputError } from './errors.js';
 /** The request validator's `date-time` check (ajv-formats' full one), for times that did not pass it (GraphQL's arguments). */
 const isDateTime = (fullFormats['date-time'] as { validate: (value: string) => boolean }).validate;
 
-export function inputTime(value: string | undefined, field = 'updated_since'): string | undefined {
+/** `noun`: what the client calls `field`, a REST field or parameter, or a GraphQL argument. */
+export function inputTime(value: string | undefined, field = 'updated_since', noun: 'field' | 'argument' = 'field'): string | undefined {
   if (value === undefined) return undefined;
-  if (!isDateTime(value)) throw InputError.field(field, `The ${field} field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.`);
+  const refusal = (what: string) => InputError.field(field, `The ${field} ${noun} must be ${what}.`);
+  if (!isDateTime(value)) throw refusal('an ISO 8601 date-time, such as 2026-11-21T10:00:00Z');
   try {
     return fromApiTime(value);
   } catch (error) {
-    if (error instanceof RangeError) throw InputError.field(field, `The ${field} field must be a time of the years 0000 to 9999 in UTC.`);
-    throw InputError.field(field, `The ${field} field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.`);
+    throw refusal(error instanceof RangeError ? 'a time of the years 0000 to 9999 in UTC' : 'an ISO 8601 date-time, such as 2026-11-21T10:00:00Z');
   }
 }

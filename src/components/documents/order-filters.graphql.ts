@@ -3,7 +3,7 @@
  * REST lists do (partner_id, internal_code, updated_since), each held to that list's rules.
  */
 import { builder } from '../../platform/graphql/builder.js';
-import { idArg, textArg } from '../../platform/graphql/context.js';
+import { idArg, textArg, timeArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength, type OperationId } from '../../platform/openapi/document.js';
 
 /** The arguments, described after the REST list `path` (`/api/sales-orders`). */
@@ -21,6 +21,6 @@ export function orderFiltersOf(operationId: OperationId) {
   return (args: { partner_id?: number | null; internal_code?: string | null; updated_since?: string | null }): { partner_id?: number; internal_code?: string; updated_since?: string } => ({
     partner_id: idArg(args.partner_id, 'partner_id'),
     internal_code: textArg(args.internal_code, 'internal_code', internalCodeMax),
-    updated_since: args.updated_since ?? undefined,
+    updated_since: timeArg(args.updated_since, 'updated_since'),
   });
 }

@@ -1,7 +1,7 @@
 /** The Reception type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg } from '../../platform/graphql/context.js';
+import { idArg, timeArg } from '../../platform/graphql/context.js';
 import { listAfter } from '../../platform/graphql/list-after.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { findReception, receptionsAfter } from './receptions.service.js';
@@ -44,7 +44,7 @@ listAfter('receptions', {
     updated_since: t.field({ type: 'DateTime', description: 'Only receptions updated at or after this time (inclusive), as GET /api/receptions takes it.' }),
   })),
   list: (tenant, args, page) =>
-    receptionsAfter(tenant, { purchase_order_id: idArg(args.purchase_order_id, 'purchase_order_id'), updated_since: args.updated_since ?? undefined }, page),
+    receptionsAfter(tenant, { purchase_order_id: idArg(args.purchase_order_id, 'purchase_order_id'), updated_since: timeArg(args.updated_since, 'updated_since') }, page),
 });
 
 oneById('reception', { type: ReceptionType, description: 'One reception in scope, or null. Needs the inbound module.', module: 'inbound', find: findReception });

@@ -1,7 +1,7 @@
 /** The Return type and its query in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg } from '../../platform/graphql/context.js';
+import { idArg, timeArg } from '../../platform/graphql/context.js';
 import { listAfter } from '../../platform/graphql/list-after.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { StockTypeEnum } from '../stock/stock.graphql.js';
@@ -45,7 +45,7 @@ listAfter('returns', {
     updated_since: t.field({ type: 'DateTime', description: 'Only returns updated at or after this time (inclusive), as GET /api/returns takes it.' }),
   })),
   list: (tenant, args, page) =>
-    returnsAfter(tenant, { sales_order_id: idArg(args.sales_order_id, 'sales_order_id'), updated_since: args.updated_since ?? undefined }, page),
+    returnsAfter(tenant, { sales_order_id: idArg(args.sales_order_id, 'sales_order_id'), updated_since: timeArg(args.updated_since, 'updated_since') }, page),
 });
 
 oneById('return', { type: ReturnType, description: 'One return in scope, or null. Needs the returns module.', module: 'returns', find: findReturn });

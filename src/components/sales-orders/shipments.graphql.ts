@@ -1,7 +1,7 @@
 /** The Shipment types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg, textArg } from '../../platform/graphql/context.js';
+import { idArg, textArg, timeArg } from '../../platform/graphql/context.js';
 import { listAfter } from '../../platform/graphql/list-after.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -82,7 +82,7 @@ listAfter('shipments', {
       {
         sales_order_id: idArg(args.sales_order_id, 'sales_order_id'),
         tracking_number: textArg(args.tracking_number, 'tracking_number', TRACKING_NUMBER_MAX_LENGTH),
-        updated_since: args.updated_since ?? undefined,
+        updated_since: timeArg(args.updated_since, 'updated_since'),
       },
       page,
     ),

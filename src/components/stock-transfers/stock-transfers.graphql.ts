@@ -1,7 +1,7 @@
 /** The StockTransfer type and its queries in the GraphQL schema: GET /api/stock/transfers and its filters, and one by id. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { idArg, textArg } from '../../platform/graphql/context.js';
+import { idArg, textArg, timeArg } from '../../platform/graphql/context.js';
 import { listAfter } from '../../platform/graphql/list-after.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -57,7 +57,7 @@ listAfter('stock_transfers', {
       {
         warehouse_id: idArg(args.warehouse_id, 'warehouse_id'),
         internal_code: textArg(args.internal_code, 'internal_code', INTERNAL_CODE_MAX_LENGTH),
-        updated_since: args.updated_since ?? undefined,
+        updated_since: timeArg(args.updated_since, 'updated_since'),
       },
       page,
     ),

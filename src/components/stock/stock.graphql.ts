@@ -1,6 +1,6 @@
 /** The StockLevel and StockMovement types and the stock and stock_movements queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
-import { afterArg, dateArg, idArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { afterArg, dateArg, idArg, pageLimit, requireModule, textArg, timeArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength, schemaEnum } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { StockLevel } from './stock.repository.js';
@@ -97,7 +97,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       requireModule(ctx, 'stock');
-      return stockAsOfAfter(ctx.tenant, args.at, balanceFilters(args), { after: afterArg(args.after), limit: pageLimit(args.limit, 25, 200) });
+      return stockAsOfAfter(ctx.tenant, timeArg(args.at, 'at'), balanceFilters(args), { after: afterArg(args.after), limit: pageLimit(args.limit, 25, 200) });
     },
   }),
   stock: t.field({
@@ -113,7 +113,7 @@ builder.queryFields((t) => ({
       requireModule(ctx, 'stock');
       return stockAfter(
         ctx.tenant,
-        { ...balanceFilters(args), updated_since: args.updated_since ?? undefined },
+        { ...balanceFilters(args), updated_since: timeArg(args.updated_since, 'updated_since') },
         { after: afterArg(args.after), limit: pageLimit(args.limit, 25, 200) },
       );
     },
@@ -172,8 +172,8 @@ builder.queryFields((t) => ({
         stock_type: args.stock_type ?? undefined,
         cause: args.cause ?? undefined,
         lot: textArg(args.lot, 'lot', LOT_MAX_LENGTH),
-        since: args.since ?? undefined,
-        until: args.until ?? undefined,
+        since: timeArg(args.since, 'since'),
+        until: timeArg(args.until, 'until'),
         perPage: pageLimit(args.limit, 25, 200),
       });
       return page.data;

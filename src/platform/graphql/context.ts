@@ -4,6 +4,7 @@ import type { ModuleSlug } from '../../kernel/access.js';
 import type { TenantContext } from '../tenant-context.js';
 import { InputError } from '../errors.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { inputTime } from '../input-time.js';
 
 export interface GraphQLContext {
   readonly tenant: TenantContext;
@@ -74,5 +75,17 @@ const isCalendarDate = (fullFormats.date as { validate: (value: string) => boole
 export function dateArg(value: string | null | undefined, name: string): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (!isCalendarDate(value)) throw InputError.field(name, `The ${name} argument must be a date that exists, as YYYY-MM-DD (2027-01-31).`);
+  return value;
+}
+
+/**
+ * A DateTime argument as REST takes a `format: date-time` parameter (inputTime: the validator's
+ * check and the years 0000 to 9999), passed on as the client wrote it; else BAD_USER_INPUT on it.
+ */
+export function timeArg(value: string, name: string): string;
+export function timeArg(value: string | null | undefined, name: string): string | undefined;
+export function timeArg(value: string | null | undefined, name: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  inputTime(value, name, 'argument');
   return value;
 }
