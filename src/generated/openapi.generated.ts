@@ -1088,8 +1088,11 @@ export interface paths {
         /**
          * Register a return
          * @description Registers goods returned by a client partner into a warehouse; stock rises per line (default
-         *     `STOC_OK`). With `sales_order_id`, the order must be delivered and each article may come back
-         *     at most as much as the order delivered less earlier returns. Records `return.created` and `stock.changed`.
+         *     `STOC_OK`). With `sales_order_id`, the order must have shipped something (`partially_delivered`,
+         *     `delivered` or `closed`), and each article, over all the return's lines, may come back at most
+         *     as much as the order's shipments delivered of it less what earlier returns against the order
+         *     took back (an article kept per lot: at most what they took of that lot, with the expiry date it
+         *     left with). Records `return.created` and `stock.changed`.
          */
         post: operations["createReturn"];
         delete?: never;
@@ -2230,6 +2233,8 @@ export interface components {
         /**
          * @description What a count found on hand: 0 or more, a JSON number or a string with a decimal point or comma,
          *     at most three decimals; whole numbers only where the article or the unit catalogue requires it.
+         *     At most 1000000000000, what a balance holds: a count sets the balance, so its change may be
+         *     larger than a delta line's 1000000000.
          * @example 118
          */
         CountInput: number | string;
@@ -3039,7 +3044,7 @@ export interface components {
             warehouse_id: number;
             /**
              * Format: int32
-             * @description A delivered sales order of the same client; each line may return at most what the order delivered less earlier returns.
+             * @description A sales order of the same client that has shipped something (`partially_delivered`, `delivered` or `closed`); each article, over all the lines, may come back at most as much as the order's shipments delivered of it less earlier returns against the order.
              * @example 77
              */
             sales_order_id?: number | null;

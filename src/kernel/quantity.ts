@@ -23,44 +23,48 @@ const MESSAGES = {
   format: 'The quantity must be a number with at most 3 decimals, such as 12, 1.5 or "1,5".',
   decimals: 'The quantity may have at most 3 decimals.',
   positive: 'The quantity must be greater than 0.',
-  max: `The quantity must not be greater than ${MAX_QUANTITY}.`,
   type: 'The quantity must be a number, or a string such as "1,5".',
 } as const;
 
 /** An optional minus (only to tell negatives apart), digits, then at most one '.' or ',' and digits. */
 const DECIMAL = /^(-?)(\d+)(?:[.,](\d+))?$/;
-const MAX_INTEGER_DIGITS = String(MAX_QUANTITY).length;
+
+const tooLarge = (max: number): string => `The quantity must not be greater than ${max}.`;
 
 function fail(message: string): ParsedQuantity {
   return { ok: false, message };
 }
 
-/** Checks, in this order: the shape, the number of decimals, the sign (and zero), the maximum. */
-function fromDecimal(text: string): ParsedQuantity {
+/** Checks, in this order: the shape, the number of decimals, the sign (and zero), the maximum (in units). */
+function fromDecimal(text: string, max: number): ParsedQuantity {
   const match = DECIMAL.exec(text);
   if (!match) return fail(MESSAGES.format);
   const [, minus, integer = '', fraction = ''] = match;
   if (fraction.length > 3) return fail(MESSAGES.decimals);
   const digits = (integer + fraction.padEnd(3, '0')).replace(/^0+/, '');
   if (digits === '' || minus === '-') return fail(MESSAGES.positive);
-  if (digits.length > MAX_INTEGER_DIGITS + 3) return fail(MESSAGES.max);
-  const thousandths = Number(digits); // at most 13 digits: exact
-  if (thousandths > MAX_QUANTITY * 1000) return fail(MESSAGES.max);
+  if (digits.length > String(max).length + 3) return fail(tooLarge(max));
+  const thousandths = Number(digits); // at most 16 digits below 2^53: exact
+  if (thousandths > max * 1000) return fail(tooLarge(max));
   return { ok: true, thousandths };
 }
 
-/** Parses a client's quantity (JSON number, or string with a decimal point or comma) into exact integer thousandths. */
-export function parseQuantity(value: unknown): ParsedQuantity {
+/**
+ * Parses a client's quantity (JSON number, or string with a decimal point or comma) into exact
+ * integer thousandths. `max`: the largest it may be, in units (a line's MAX_QUANTITY; a count, which
+ * sets a whole balance, MAX_BALANCE).
+ */
+export function parseQuantity(value: unknown, max: typeof MAX_QUANTITY | typeof MAX_BALANCE = MAX_QUANTITY): ParsedQuantity {
   if (typeof value === 'string') {
     const text = value.trim();
-    return text === '' ? fail(MESSAGES.empty) : fromDecimal(text);
+    return text === '' ? fail(MESSAGES.empty) : fromDecimal(text, max);
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return fail(MESSAGES.format);
     // String(n) is the shortest decimal that reads back as n: '1.005', '-2.5', '1e-7' or '1e+21'.
     const text = String(value);
     if (text.includes('e-')) return fail(MESSAGES.decimals); // only below 1e-6: more than 3 decimals
-    return fromDecimal(text.includes('e+') ? BigInt(value).toString() : text);
+    return fromDecimal(text.includes('e+') ? BigInt(value).toString() : text, max);
   }
   return fail(MESSAGES.type);
 }

@@ -72,6 +72,23 @@ describe('POST /api/stock/adjustments', () => {
     expect(await h.db('stock_balances').where('article_id', b.id)).to.deep.equal([]);
   });
 
+  it("When a balance holds more than a line may (10^9) and is counted, Then the count may be anything up to what a balance holds (10^12), its delta beyond a line's", async () => {
+    const a = await kgArticle(world);
+    const line = (make: typeof deltaLine, value: number | string, stockType?: string) => make(a, value, stockType, 'KG');
+    await post([line(deltaLine, 1_000_000_000), line(deltaLine, 1_000_000_000, 'STOC_QUARANTINE')]).expect(201);
+    await post([line(deltaLine, '500000000,003')]).expect(201);
+    const up = await post([line(countLine, '1999999999.999'), line(countLine, 1_000_000_000_000, 'STOC_QUARANTINE')], { reason: 'count' }).expect(201);
+    expect(up.body.data.items.map((i: Record<string, unknown>) => [i.counted_um3pl, i.delta_um3pl, i.quantity_before, i.quantity_after])).to.deep.equal([
+      [1999999999.999, 499999999.996, 1500000000.003, 1999999999.999],
+      [1000000000000, 999000000000, 1000000000, 1000000000000],
+    ]);
+    const down = await post([line(countLine, 0, 'STOC_QUARANTINE')], { reason: 'count' }).expect(201);
+    expect(down.body.data.items[0]).to.include({ delta_um3pl: -1000000000000, quantity_after: 0 });
+    const over = await post([line(countLine, '1000000000000.001')], { reason: 'count' }).expect(422);
+    expect(over.body.errors['items.0.counted_um3pl']).to.deep.equal(['The quantity must not be greater than 1000000000000.']);
+    expect((await levels(world, a.id)).quantity).to.equal(1999999999.999);
+  });
+
   it('When a line would take a balance below zero, Then 422 names the shortfall on that line, and nothing of the adjustment is written', async () => {
     const [a, b] = [await freshArticle(world), await freshArticle(world)];
     await receiveStock(world, b, 3);

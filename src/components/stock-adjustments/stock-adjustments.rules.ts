@@ -1,10 +1,10 @@
 /**
  * The quantities of an adjustment line: a signed change (`delta_um3pl`, not 0) or a count
- * (`counted_um3pl`, 0 or more), exactly one of them. Each is read like any quantity (a JSON number
+ * (`counted_um3pl`, 0 or more, at most what a balance holds), exactly one of them. Each is read like any quantity (a JSON number
  * or a string with a decimal point or comma, at most 3 decimals, kept as thousandths); the sign
  * and zero are the only differences.
  */
-import { parseQuantity, type ParsedQuantity } from '../../kernel/quantity.js';
+import { MAX_BALANCE, parseQuantity, type ParsedQuantity } from '../../kernel/quantity.js';
 
 export const messages = {
   zeroDelta: 'The delta must not be 0: give a positive quantity to add stock, or a negative one to take it away.',
@@ -42,11 +42,14 @@ export function parseDelta(value: unknown): ParsedQuantity {
   return negative ? negate(parsed) : parsed;
 }
 
-/** A count in thousandths: 0 or more. */
+/**
+ * A count in thousandths: 0 or more, up to what a balance may hold (MAX_BALANCE), since it sets the
+ * balance; its delta may then be larger than any line's.
+ */
 export function parseCount(value: unknown): ParsedQuantity {
   if (isZero(value)) return { ok: true, thousandths: 0 };
   if (unsigned(value).negative) return { ok: false, message: messages.negativeCount };
-  return parseQuantity(value);
+  return parseQuantity(value, MAX_BALANCE);
 }
 
 export interface AdjustmentLineInput {

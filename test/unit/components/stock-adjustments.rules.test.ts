@@ -20,12 +20,17 @@ describe('Adjustment quantities (stock-adjustments.rules.ts)', () => {
     expect(parseDelta(true).ok).to.equal(false);
   });
 
-  it('When a count is 0 or more, Then it is kept; below 0 it is refused', () => {
+  it('When a count is 0 or more, up to what a balance holds, Then it is kept; below 0 or above it is refused', () => {
     expect(parseCount(0)).to.deep.equal({ ok: true, thousandths: 0 });
     expect(parseCount('0,0')).to.deep.equal({ ok: true, thousandths: 0 });
     expect(parseCount('118')).to.deep.equal({ ok: true, thousandths: 118000 });
     expect(parseCount(-1)).to.deep.equal({ ok: false, message: messages.negativeCount });
     expect(parseCount('-0,5')).to.deep.equal({ ok: false, message: messages.negativeCount });
+    // A count sets a whole balance: up to what one holds (10^12), not only a line's 10^9.
+    expect(parseCount('1000000000,5')).to.deep.equal({ ok: true, thousandths: 1_000_000_000_500 });
+    expect(parseCount(1e12)).to.deep.equal({ ok: true, thousandths: 1e15 });
+    expect(parseCount('1000000000000.001')).to.deep.equal({ ok: false, message: 'The quantity must not be greater than 1000000000000.' });
+    expect(parseCount(1e13)).to.deep.equal({ ok: false, message: 'The quantity must not be greater than 1000000000000.' });
   });
 
   it('When a line gives a delta, a count, both or neither, Then its quantity is read from the field it gave, or fails on the field named', () => {
