@@ -1239,7 +1239,9 @@ export interface paths {
          * Send a delivery again
          * @description Queues the delivery's event for another attempt, with the same `webhook-id`. A switched-off
          *     subscription (`active` false) gets nothing: 422 on `active`, saying so; switch it on with
-         *     `PUT /api/webhooks/{id}` `{"active": true}` first.
+         *     `PUT /api/webhooks/{id}` `{"active": true}` first. Nor does one whose company (or the company
+         *     the event is about) has a module off that the event needs (`api`, `webhooks`, the event's
+         *     content module): 422 on `company_id`, naming the module and the company.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -1261,7 +1263,8 @@ export interface paths {
          * Send a test event
          * @description Queues a `webhook.ping` event to this subscription. A switched-off subscription (`active`
          *     false) is not pinged: 422 on `active`, saying so; switch it on with `PUT /api/webhooks/{id}`
-         *     `{"active": true}` first.
+         *     `{"active": true}` first. Nor is one whose company has its `api` or `webhooks` module off:
+         *     422 on `company_id`, naming the module.
          */
         post: operations["pingWebhook"];
         delete?: never;
@@ -3708,7 +3711,7 @@ export interface components {
             company_id: number;
             data: components["schemas"]["Article"];
         };
-        /** @description `article.updated`: An article changed (`PUT`/`PATCH /api/articles/{id}`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
+        /** @description `article.updated`: An article changed (`PUT /api/articles/{id}`, `PATCH /api/articles/by-code/{articleCode}`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
         ArticleUpdatedEvent: {
             /**
              * @description The event id, the same on every retry (sent as `webhook-id`).

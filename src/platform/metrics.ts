@@ -9,7 +9,7 @@ import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** What a webhook delivery attempt came to. */
-export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'gone' | 'refused';
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'gone' | 'refused' | 'withheld';
 export type IdempotencyOutcome = 'replayed' | 'conflict' | 'mismatch';
 
 /** The database's backlogs as one background sample read them. */
@@ -95,7 +95,7 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   processMetrics(registry);
   const registers = [registry];
-  const deliveries = new Counter({ name: 'tpl_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome: delivered, retrying (to be tried again), failed (no retry left), gone (410, subscription off), refused (target not allowed).', labelNames: ['outcome'], registers });
+  const deliveries = new Counter({ name: 'tpl_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome: delivered, retrying (to be tried again), failed (no retry left), gone (410, subscription off), refused (target not allowed), withheld (not sent: a module switched off since it was queued).', labelNames: ['outcome'], registers });
   const idempotency = new Counter({ name: 'tpl_idempotency_requests_total', help: 'Requests with an Idempotency-Key answered without running: replayed (the stored answer), conflict (409, the first still running), mismatch (422, another body).', labelNames: ['outcome'], registers });
   const graphql = new Counter({ name: 'tpl_graphql_operations_total', help: 'GraphQL operations by operation name (anonymous, or other once too many names were seen).', labelNames: ['operation'], registers });
   return {

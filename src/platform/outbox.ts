@@ -39,6 +39,18 @@ export function eventEnvelopeText(event: { id: string; type: string; occurredAt:
   return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"timestamp":"${toApiTime(event.occurredAt)}","company_id":${event.companyId},"data":${event.dataText}}`;
 }
 
+/** The envelope's start as eventEnvelopeText writes it, up to its company_id. */
+const ENVELOPE_COMPANY = /^\{"id":"[^"\\]*","type":"[^"\\]*","timestamp":"[^"\\]*","company_id":(\d+),/;
+
+/** The company an event body is about (its envelope's company_id), read without parsing its data. */
+export function envelopeCompanyId(body: string): number {
+  const match = ENVELOPE_COMPANY.exec(body);
+  if (match) return Number(match[1]);
+  const parsed = JSON.parse(body) as { company_id?: unknown };
+  if (typeof parsed.company_id !== 'number') throw new Error('The event body has no company_id.');
+  return parsed.company_id;
+}
+
 /** The body of a delivery, exactly as it is sent and signed. */
 export function eventBody(event: { id: string; type: string; occurredAt: string; companyId: number; data: unknown }): string {
   return eventEnvelopeText({ ...event, dataText: JSON.stringify(event.data) });

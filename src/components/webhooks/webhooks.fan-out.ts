@@ -21,7 +21,7 @@ import { errorSerializer } from '../../platform/logger.js';
 import * as queue from './webhooks.queue.js';
 import type { OutboxEvent } from './webhooks.queue.js';
 import type { WebhookRow } from './webhooks.repository.js';
-import { wants } from './webhooks.rules.js';
+import { wants, withheldBy } from './webhooks.rules.js';
 import { eventBody, type EventType } from '../../platform/outbox.js';
 import { activeModulesOfEach } from '../companies/companies.service.js';
 import { EVENT_MODULES } from '../events/events.service.js';
@@ -106,19 +106,16 @@ async function modulesOn(tx: Knex.Transaction, companyIds: readonly number[]): P
 }
 
 /**
- * Whether the subscription gets the event: the content module of its type is on for the client it
- * is about (as the events feed and REST show it: stock.changed only while the client's stock module
- * is on), and for the company that owns the subscription the api and webhooks modules and that
- * content module too (what it could read through REST and the feed: a provider whose stock module
- * is off gets no stock.changed of its clients; a company whose api module is off gets nothing).
- * An event written while a module was off is not delivered later when it is switched on (the feed
- * shows it then).
+ * Whether the subscription gets the event, by the modules on (webhooks.rules.ts withheldBy: a
+ * provider whose stock module is off gets no stock.changed of its clients; a company whose api
+ * module is off gets nothing). An event written while a module was off is not delivered later when
+ * it is switched on (the feed shows it then); the worker checks again before each send, so that a
+ * delivery queued before a module went off is not sent either.
  */
 function delivered(event: OutboxEvent, subscription: Subscription, modules: ReadonlyMap<number, ReadonlySet<string>>): boolean {
-  const content = EVENT_MODULES[event.type as EventType];
-  const owner = modules.get(Number(subscription.company_id));
-  const ownerMay = (owner?.has('api') && owner.has('webhooks') && owner.has(content)) ?? false;
-  return ownerMay && (modules.get(Number(event.company_id))?.has(content) ?? false);
+  const subscriber = Number(subscription.company_id);
+  const client = Number(event.company_id);
+  return withheldBy(EVENT_MODULES[event.type as EventType], { id: subscriber, modules: modules.get(subscriber) }, { id: client, modules: modules.get(client) }) === undefined;
 }
 
 /** One transaction: fans out the waiting events (or only `onlyId`) until a bound is reached. */

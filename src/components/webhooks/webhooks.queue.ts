@@ -23,7 +23,10 @@ export interface OutboxEvent {
 export interface ClaimedDelivery {
   id: number;
   webhook_id: number;
+  /** The company that owns the subscription. */
+  company_id: number;
   event_id: string;
+  event_type: string;
   payload: string;
   attempts: number;
   url: string;
@@ -194,10 +197,10 @@ export async function claimDue(
 export async function claimedBy(tx: Knex, token: string): Promise<ClaimedDelivery[]> {
   const rows = await tx('webhook_deliveries as d')
     .join('webhooks as w', 'w.id', 'd.webhook_id')
-    .select('d.id', 'd.webhook_id', 'd.event_id', 'd.payload', 'd.attempts', 'w.url', 'w.secret', 'w.failing_since')
+    .select('d.id', 'd.webhook_id', 'w.company_id', 'd.event_id', 'd.event_type', 'd.payload', 'd.attempts', 'w.url', 'w.secret', 'w.failing_since')
     .where('d.claim_token', token)
     .orderBy('d.id');
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+  return rows.map((r) => ({ ...r, id: Number(r.id), company_id: Number(r.company_id) }));
 }
 
 /** What an attempt writes on its delivery, at `now`. */

@@ -17,6 +17,39 @@ export function mixesWildcard(filters: readonly string[]): boolean {
   return filters.includes('*') && filters.some((f) => f !== '*');
 }
 
+/** A module that is off and so withholds an event from a subscription: whose it is, and which. */
+export interface Withheld {
+  /** `subscriber`: the company that owns the subscription; `client`: the company the event is about. */
+  of: 'subscriber' | 'client';
+  companyId: number;
+  module: string;
+}
+
+/**
+ * Whether a subscription may get an event now, by the modules on: the company that owns the
+ * subscription needs `api`, `webhooks` and the event's content module (what it could read through
+ * REST and the feed), and the company the event is about that content module (the feed shows a
+ * client's events only while it is on). An event with no content module (`webhook.ping`) needs the
+ * subscriber's `api` and `webhooks` alone. Answers the first module that is off, or undefined.
+ */
+export function withheldBy(
+  contentModule: string | undefined,
+  subscriber: { id: number; modules: ReadonlySet<string> | undefined },
+  client: { id: number; modules: ReadonlySet<string> | undefined },
+): Withheld | undefined {
+  for (const module of ['api', 'webhooks', ...(contentModule === undefined ? [] : [contentModule])]) {
+    if (!subscriber.modules?.has(module)) return { of: 'subscriber', companyId: subscriber.id, module };
+  }
+  if (contentModule !== undefined && !client.modules?.has(contentModule)) return { of: 'client', companyId: client.id, module: contentModule };
+  return undefined;
+}
+
+/** Which module is off for whom: what a withheld delivery records, and a refused ping or redelivery says. */
+export function withheldReason(withheld: Withheld): string {
+  const whose = withheld.of === 'subscriber' ? 'the company that owns the subscription' : 'the company the event is about';
+  return `the ${withheld.module} module is off for company ${withheld.companyId}, ${whose}`;
+}
+
 export type AttemptOutcome = 'delivered' | 'gone' | 'retry';
 
 /** 2xx delivers; 410 Gone switches the subscription off; anything else (and no answer) is retried. */

@@ -15,7 +15,8 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import * as repository from './webhooks.repository.js';
 import type { DeliveryStatus, Webhook, WebhookDelivery, WebhookRow } from './webhooks.repository.js';
-import { mixesWildcard } from './webhooks.rules.js';
+import { mixesWildcard, withheldReason } from './webhooks.rules.js';
+import { withheldNow, type QueuedDelivery } from './webhooks.modules.js';
 import { newSecret } from './webhooks.signing.js';
 import { normalisedUrl, refuseTarget, type TargetPolicy } from './webhooks.targets.js';
 import { lockCompany } from '../companies/companies.service.js';
@@ -37,6 +38,15 @@ const messages = {
   pingOff: (id: number) => `Webhook ${id} is switched off, so it cannot be pinged. Switch it on with PUT /api/webhooks/${id} {"active": true}, then ping it again.`,
   redeliverOff: (id: number) => `Webhook ${id} is switched off, so nothing is sent to it. Switch it on with PUT /api/webhooks/${id} {"active": true}, then redeliver again.`,
 };
+
+/**
+ * A 422 on `company_id` when a module withholds the delivery now (the subscriber's api or webhooks
+ * module, or the event's content module, is off): the worker would record it failed unsent.
+ */
+async function refuseWithheld(db: Knex, delivery: QueuedDelivery): Promise<void> {
+  const [withheld] = await withheldNow(db, [delivery]);
+  if (withheld) throw InputError.field('company_id', `Nothing is sent while ${withheldReason(withheld)}. Switch it on, then try again.`);
+}
 
 
 function companyOf(scope: CompanyScope): number {
@@ -143,6 +153,7 @@ export async function redeliver(ctx: TenantContext, id: number, deliveryId: numb
   if (!delivery) throw new NotFoundError(messages.deliveryNotFound(deliveryId));
   // The worker claims deliveries of active subscriptions only: a 202 here would queue what never goes.
   if (!webhook.active) throw InputError.field('active', messages.redeliverOff(webhook.id));
+  await refuseWithheld(ctx.db, { company_id: webhook.company_id, event_type: delivery.event_type, payload: delivery.payload });
   const created = await repository.insertDelivery(ctx.db, {
     webhook_id: webhook.id,
     event_id: delivery.event_id,
@@ -157,6 +168,7 @@ export async function redeliver(ctx: TenantContext, id: number, deliveryId: numb
 export async function ping(ctx: TenantContext, id: number): Promise<WebhookDelivery> {
   const webhook = await requireWebhook(ctx, id);
   if (!webhook.active) throw InputError.field('active', messages.pingOff(webhook.id));
+  await refuseWithheld(ctx.db, { company_id: webhook.company_id, event_type: 'webhook.ping' });
   const now = nowDb();
   const event = eventId();
   const created = await repository.insertDelivery(ctx.db, {

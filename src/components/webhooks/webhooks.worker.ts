@@ -16,11 +16,12 @@ import { recordHeartbeat } from '../health/health.service.js';
 import * as queue from './webhooks.queue.js';
 import type { ClaimedDelivery } from './webhooks.queue.js';
 import { createFanOut } from './webhooks.fan-out.js';
-import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs } from './webhooks.rules.js';
+import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs, withheldReason } from './webhooks.rules.js';
 import { send as sendHttp, type SendOptions, type SendResult } from './webhooks.sender.js';
 import { signature } from './webhooks.signing.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { repeatedFailureLog } from '../../platform/repeated-failure.js';
+import { withheldNow } from './webhooks.modules.js';
 
 export const WORKER_HEARTBEAT = 'webhook-worker';
 export const PARALLEL_SENDS = 8;
@@ -137,6 +138,28 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     });
   }
 
+  /**
+   * The claimed deliveries the modules let go now; each of the others (a module switched off since
+   * it was queued: a retry, a ping, a redelivery) is recorded failed, unsent, with the module that
+   * withholds it, as the fan-out would not have queued it (webhooks.rules.ts withheldBy).
+   */
+  async function notWithheld(claimed: readonly ClaimedDelivery[], token: string): Promise<ClaimedDelivery[]> {
+    const withheldEach = await withheldNow(db, claimed);
+    const send: ClaimedDelivery[] = [];
+    for (const [i, delivery] of claimed.entries()) {
+      const withheld = withheldEach[i];
+      if (withheld === undefined) {
+        send.push(delivery);
+        continue;
+      }
+      options.metrics?.webhookDelivery('withheld');
+      logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, module: withheld.module, company: withheld.companyId }, 'webhook delivery withheld');
+      const fields = { status: 'failed' as const, attempts: delivery.attempts, next_attempt_at: null, last_response_code: null, last_error: `Not sent: ${withheldReason(withheld)}. Switch it on, then redeliver.`, delivered_at: null };
+      await inTransaction(db, (tx) => queue.recordAttempt(tx, delivery.id, token, { ...fields, now: dbTime(clock()) }));
+    }
+    return send;
+  }
+
   /** Sends under way (each ends recorded or not: a failed record is logged), and per subscription. */
   const sends = new Set<Promise<void>>();
   const sendsOf = new Map<number, number>();
@@ -170,7 +193,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit, perSubscription }));
     const claimed = await queue.claimedBy(db, token);
     if (claimed.length === 0) return 0;
-    const claim: Promise<void> = Promise.all(claimed.map((d) => startSend(d, token)))
+    const sendable = await notWithheld(claimed, token);
+    const claim: Promise<void> = Promise.all(sendable.map((d) => startSend(d, token)))
       .then(() => inTransaction(db, (tx) => queue.releaseClaims(tx, token)))
       .catch((err: unknown) => logger.error({ err }, 'webhook claims could not be released; their lease ends them'))
       .finally(() => claims.delete(claim));

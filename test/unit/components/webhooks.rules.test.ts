@@ -1,6 +1,6 @@
 /** webhooks.rules: which events a subscription wants, what an answer means, and when to try again. */
 import { expect } from 'chai';
-import { MAX_ATTEMPTS, mixesWildcard, nextDelayMs, outcomeOf, retryAfterMs, wants } from '../../../src/components/webhooks/webhooks.rules.js';
+import { MAX_ATTEMPTS, mixesWildcard, nextDelayMs, outcomeOf, retryAfterMs, wants, withheldBy, withheldReason } from '../../../src/components/webhooks/webhooks.rules.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -109,6 +109,29 @@ describe('webhooks.rules', () => {
       expect(sum(0.5)).to.equal(SCHEDULE.reduce((a, b) => a + b, 0));
       expect(sum(0)).to.be.above(17 * HOUR);
       expect(sum(0.999)).to.be.below(28 * HOUR);
+    });
+  });
+  describe('withheldBy: the modules a delivery needs', () => {
+    const all = new Set(['api', 'webhooks', 'articles', 'stock']);
+    const without = (module: string) => new Set([...all].filter((m) => m !== module));
+
+    it('When every module is on, Then nothing withholds it; a ping (no content module) needs the subscriber\'s api and webhooks alone', () => {
+      expect(withheldBy('stock', { id: 1, modules: all }, { id: 2, modules: all })).to.equal(undefined);
+      expect(withheldBy(undefined, { id: 1, modules: new Set(['api', 'webhooks']) }, { id: 1, modules: new Set(['api', 'webhooks']) })).to.equal(undefined);
+    });
+
+    it("When the subscriber lacks api, webhooks or the content module, or the client the content module, Then the first that is off is named with its company", () => {
+      expect(withheldBy('stock', { id: 1, modules: without('api') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'api' });
+      expect(withheldBy('stock', { id: 1, modules: without('webhooks') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'webhooks' });
+      expect(withheldBy('stock', { id: 1, modules: without('stock') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'stock' });
+      expect(withheldBy('stock', { id: 1, modules: all }, { id: 2, modules: without('stock') })).to.deep.equal({ of: 'client', companyId: 2, module: 'stock' });
+      expect(withheldBy('stock', { id: 1, modules: undefined }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'api' });
+      expect(withheldBy(undefined, { id: 1, modules: without('webhooks') }, { id: 1, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'webhooks' });
+    });
+
+    it('When it is withheld, Then the reason names the module, the company and whose it is', () => {
+      expect(withheldReason({ of: 'client', companyId: 7, module: 'articles' })).to.equal('the articles module is off for company 7, the company the event is about');
+      expect(withheldReason({ of: 'subscriber', companyId: 3, module: 'api' })).to.equal('the api module is off for company 3, the company that owns the subscription');
     });
   });
 });

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from '../../helpers/database.js';
 import { migrateLatest } from '../../../db/migrations/index.js';
 import { insertCompany } from '../../../db/seeds/builders.js';
-import { eventBody, eventEnvelopeText, recordEvent } from '../../../src/platform/outbox.js';
+import { envelopeCompanyId, eventBody, eventEnvelopeText, recordEvent } from '../../../src/platform/outbox.js';
 import { eventId } from '../../../src/kernel/ids.js';
 import { nowDb, toApiTime } from '../../../src/kernel/time.js';
 import { countEvents, outboxRows } from '../../fixtures/probes.js';
@@ -107,5 +107,11 @@ describe('recordEvent (outbox)', () => {
     expect(text).to.equal(serialized);
     expect(eventBody({ ...event, data: JSON.parse(row.data) })).to.equal(serialized);
     expect(JSON.parse(text)).to.deep.equal({ id, type: 'article.created', timestamp: JSON.parse(text).timestamp, company_id: companyId, data: { ...data, negative: 0 } });
+  });
+  it('When the company of a body is read (envelopeCompanyId), Then it is the envelope\'s company_id, not one inside the data; another order of fields is parsed; none is an error', () => {
+    const body = eventBody({ id: eventId(), type: 'stock.changed', occurredAt: nowDb(), companyId: 42, data: { company_id: 7, note: '"company_id":9,' } });
+    expect(envelopeCompanyId(body)).to.equal(42);
+    expect(envelopeCompanyId(JSON.stringify({ company_id: 5, id: 'evt_x', type: 'x', data: {} }))).to.equal(5);
+    expect(() => envelopeCompanyId('{"id":"evt_x","data":{}}')).to.throw('no company_id');
   });
 });
