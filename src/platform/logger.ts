@@ -8,6 +8,7 @@
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
+import { isQueryError } from './db/driver-errors.js';
 
 /** Properties of a driver error that carry the statement or its values. */
 const STATEMENT_KEYS = ['sql', 'sqlMessage', 'bindings', 'parameters', 'values', 'query'];
@@ -27,9 +28,14 @@ function isErrorLike(value: unknown): value is ErrorLike {
   return value instanceof Error || (typeof value === 'object' && value !== null && typeof (value as ErrorLike).message === 'string' && 'stack' in value);
 }
 
-/** A driver error: better-sqlite3's codes are SQLITE_*, mysql2's carry an errno or the statement. */
+/**
+ * A driver error: better-sqlite3's codes are SQLITE_*, mysql2's carry an errno or the statement;
+ * on MySQL/MariaDB every error a statement met is marked (database.ts), those without either too
+ * (the statement bound's ETIMEDOUT, "connection is in closed state").
+ */
 function isDriverError(error: ErrorLike): boolean {
   return (
+    isQueryError(error) ||
     (typeof error.code === 'string' && /^(SQLITE_|ER_)/.test(error.code)) ||
     typeof error.errno === 'number' ||
     typeof error.sqlMessage === 'string' ||

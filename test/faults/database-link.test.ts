@@ -24,6 +24,7 @@ import type { Knex } from 'knex';
 import type { Response } from 'supertest';
 import { migrateLatest } from '../../db/migrations/index.js';
 import { createDb } from '../../src/platform/db/database.js';
+import { errorSerializer } from '../../src/platform/logger.js';
 import { api, unchecked } from '../helpers/api.js';
 import { createWorld, TEST_PASSWORD, unique, type World } from '../helpers/factories.js';
 import { buildApp, runDatabase, testConfig, type Harness } from '../helpers/harness.js';
@@ -271,6 +272,26 @@ describe(`The database link (${testEnv.engine === 'mysql' ? 'MariaDB behind a TC
     expectUnavailable('POST /api/articles', write, STALL_BOUND_MS);
     await link.restore();
     await until(async () => (await as().post('/api/articles').send(newArticle())).status === 201, RECOVERY_BOUND_MS, 'service back', 50);
+  });
+
+  it(`When the database stops answering a statement inside a transaction, Then the transaction fails within ${STALL_BOUND_MS} ms, and the next one works once it answers`, async () => {
+    // Knex runs a transaction's statements through a client of its own, made from the client's
+    // class: the statement bound must hold there too (a worker's transaction waited for ever).
+    await link.db.raw('select 1');
+    await link.stall();
+    const started = Date.now();
+    const failure = await link.db.transaction((trx) => trx.raw('select ? as stalled_column', ['stalled-value'])).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure, 'the transaction failed').to.be.instanceOf(Error);
+    expect(Date.now() - started, 'within the bound').to.be.below(STALL_BOUND_MS);
+    // What the logger writes of it names neither the statement nor its values (reliability.md).
+    const logged = errorSerializer(failure) as { message: string; stack: string };
+    expect([logged.message, logged.stack.split('\n')[0]].join('\n')).to.not.match(/stalled|select|begin/i);
+    if (testEnv.engine === 'mysql') expect(logged.message).to.equal(`The database did not answer within ${STATEMENT_BOUND_MS} ms`);
+    await link.restore();
+    await until(async () => (await link.db.transaction((trx) => trx.raw('select 1')).then(() => true, () => false)), RECOVERY_BOUND_MS, 'transactions back', 50);
   });
 
   it('When the link is cut under a GraphQL query of a caller already verified, Then POST and GET /graphql answer HTTP 503 with Retry-After and SERVICE_UNAVAILABLE, like REST', async () => {

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { caseFold } from '../../kernel/text.js';
+import { markQueryError } from './driver-errors.js';
 
 export type Engine = 'sqlite' | 'mysql';
 
@@ -80,6 +81,7 @@ function sqliteConfig(url: string): Knex.Config {
     client: 'better-sqlite3',
     connection: { filename: file },
     useNullAsDefault: true,
+    compileSqlOnError: false,
     pool: {
       min: 1,
       max: 1,
@@ -101,7 +103,7 @@ export const STATEMENT_TIMEOUT_MS = 10_000;
 
 export interface DbOptions {
   poolMax?: number;
-  /** MySQL/MariaDB: see boundStatements (default STATEMENT_TIMEOUT_MS; 0 for none, say for migrations). */
+  /** MySQL/MariaDB: see guardStatements (default STATEMENT_TIMEOUT_MS; 0 for none, say for migrations). */
   statementTimeoutMs?: number;
   /** Knex's own warnings and errors (default: knex prints them on the console). */
   log?: Knex.Config['log'];
@@ -144,6 +146,8 @@ function mysqlConfig(url: string, poolMax: number): Knex.Config {
     },
     pool: { min: 0, max: poolMax, afterCreate: causalReadsOnGalera },
     acquireConnectionTimeout: 10_000,
+    // A failed statement's message starts with its SQL as written (placeholders), not with its values.
+    compileSqlOnError: false,
   };
 }
 
@@ -151,21 +155,42 @@ interface Mysql2Connection {
   stream: { destroy(error?: Error): void };
 }
 
+type Mysql2ClientClass = new (...args: never[]) => { _query(connection: Mysql2Connection, obj: unknown): Promise<unknown> };
+
 /**
- * A network that drops packets (a black hole) leaves a statement waiting forever: mysql2 has no
- * timeout once connected, and TCP gives up only after many minutes. So a statement unanswered for
- * `timeoutMs` has its socket destroyed: it fails with ETIMEDOUT (a 503), knex drops the connection
- * from the pool, and the server rolls back whatever transaction was open on it.
+ * MySQL/MariaDB statements, each marked when it fails and bounded in time.
+ *
+ * Marked (markQueryError): knex writes the failed statement in front of the driver's message
+ * (`<statement> - <message>`), and the logger cuts it off a driver error; mysql2's errors of a
+ * broken link (the bound's ETIMEDOUT below, "connection is in closed state") have no errno to tell
+ * them by, and were logged with the statement. Knex is also told not to write the values into it.
+ *
+ * Bounded: a network that drops packets (a black hole) leaves a statement waiting forever: mysql2
+ * has no timeout once connected, and TCP gives up only after many minutes. So a statement unanswered
+ * for `timeoutMs` (0: never) has its socket destroyed: it fails with ETIMEDOUT (a 503), knex drops
+ * the connection from the pool, and the server rolls back whatever transaction was open on it.
+ *
+ * The client's class is extended, not the client object: knex makes each transaction's client from
+ * the prototype of the client's constructor (makeTxClient), so a `_query` set on the object itself
+ * bounded no statement inside a transaction (the client keeps its name, `mysql2`).
  */
-function boundStatements(db: Knex, timeoutMs: number): Knex {
-  const client = db.client as unknown as { _query(connection: Mysql2Connection, obj: unknown): Promise<unknown> };
-  const query = client._query.bind(client);
-  client._query = (connection, obj) => {
-    const timer = setTimeout(() => {
-      connection.stream.destroy(Object.assign(new Error(`The database did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
-    }, timeoutMs);
-    return query(connection, obj).finally(() => clearTimeout(timer));
-  };
+function guardStatements(db: Knex, timeoutMs: number): Knex {
+  const Mysql2Client = Object.getPrototypeOf(db.client).constructor as Mysql2ClientClass;
+  class GuardedStatements extends Mysql2Client {
+    _query(connection: Mysql2Connection, obj: unknown): Promise<unknown> {
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              connection.stream.destroy(Object.assign(new Error(`The database did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+            }, timeoutMs)
+          : undefined;
+      return super
+        ._query(connection, obj)
+        .catch((error: unknown) => Promise.reject(markQueryError(error)))
+        .finally(() => clearTimeout(timer));
+    }
+  }
+  Object.setPrototypeOf(db.client, GuardedStatements.prototype);
   return db;
 }
 
@@ -174,8 +199,7 @@ export function createDb(databaseUrl: string, options: DbOptions = {}): Knex {
   const config = sqlite ? sqliteConfig(databaseUrl) : mysqlConfig(databaseUrl, options.poolMax ?? 10);
   const db = knex(options.log ? { ...config, log: options.log } : config);
   if (sqlite) beginImmediate(db);
-  const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
-  return sqlite || timeoutMs <= 0 ? db : boundStatements(db, timeoutMs);
+  return sqlite ? db : guardStatements(db, options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS);
 }
 
 /** Inserts one row and answers its id (MySQL ignores RETURNING and answers the insert id). */

@@ -5,6 +5,20 @@ interface DriverError {
   errno?: number;
 }
 
+/** Marks an error a statement met in the driver: knex writes the statement in front of its message. */
+const QUERY_ERROR = Symbol('an error of a statement');
+
+/** Marks `error` as one a statement met (database.ts), for the logger to cut the statement off its message; answers it. */
+export function markQueryError(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null && !(QUERY_ERROR in error)) Object.defineProperty(error, QUERY_ERROR, { value: true });
+  return error;
+}
+
+/** Whether markQueryError marked it. */
+export function isQueryError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && QUERY_ERROR in error;
+}
+
 function asDriverError(error: unknown): DriverError {
   return typeof error === 'object' && error !== null ? (error as DriverError) : {};
 }
