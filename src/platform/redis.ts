@@ -56,6 +56,20 @@ function newClient({ createClient }: RedisLibrary, url: string) {
 
 type Client = ReturnType<typeof newClient>;
 
+/**
+ * Says goodbye (QUIT) for at most a second, then destroys the socket. A hung Redis never answers
+ * the goodbye, and the client then counts as closed (isOpen false) while its socket stays open and
+ * keeps the process alive (an operator command never ended): it is destroyed whatever isOpen says.
+ */
+async function closeClient(client: Client): Promise<void> {
+  if (!client.isOpen) return;
+  const said = await within(client.close(), 1000, 'QUIT').then(
+    () => true,
+    () => false,
+  );
+  if (!said) client.destroy();
+}
+
 class RedisTimeoutError extends Error {}
 
 /** `work`, or a RedisTimeoutError once `ms` have passed. */
@@ -109,10 +123,7 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisCo
       return within(client.ping(), timeoutMs, 'PING').then((reply) => reply === 'PONG', () => false);
     },
     async close() {
-      const { client } = current;
-      // A hung Redis would never answer the goodbye.
-      if (client.isOpen) await within(client.close(), 1000, 'QUIT').catch(() => undefined);
-      if (client.isOpen) client.destroy();
+      await closeClient(current.client);
     },
   };
 }
@@ -210,9 +221,7 @@ export function subscribeRedis(url: string, channel: string, publisher: RedisCon
     async close() {
       closed = true;
       clearInterval(timer);
-      const client = current;
-      if (client.isOpen) await within(client.close(), 1000, 'QUIT').catch(() => undefined);
-      if (client.isOpen) client.destroy();
+      await closeClient(current);
     },
   };
 }

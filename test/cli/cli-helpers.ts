@@ -60,10 +60,15 @@ export function idAfter(line: string | undefined, what: string): number {
 
 /** The real CLI process (`node --import tsx bin/tpl.ts …`) on DATABASE_URL=url. */
 export function spawnCli(url: string, ...argv: string[]): Promise<CliResult> {
+  return spawnCliWith({}, url, ...argv);
+}
+
+/** spawnCli with more environment variables (REDIS_URL, …). */
+export function spawnCliWith(env: Record<string, string>, url: string, ...argv: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/tpl.ts', ...argv], {
       cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: url },
+      env: { ...process.env, ...env, DATABASE_URL: url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -6,7 +6,8 @@
 import { expect } from 'chai';
 import { api } from '../helpers/api.js';
 import { buildApp, type Harness } from '../helpers/harness.js';
-import { emptyDatabase, idAfter, spawnCli, type EmptyDatabase } from './cli-helpers.js';
+import { createServer, type Server } from 'node:net';
+import { emptyDatabase, idAfter, spawnCli, spawnCliWith, type EmptyDatabase } from './cli-helpers.js';
 
 describe('CLI end to end (spawned process)', function () {
   this.timeout(180_000);
@@ -78,6 +79,25 @@ describe('CLI end to end (spawned process)', function () {
       expect(result.code).to.equal(2);
       expect(result.out).to.deep.equal([]);
       expect(result.err).to.deep.equal([message]);
+    }
+  });
+  it('When REDIS_URL names a Redis that takes the connection and never answers, Then a change is saved, the warning printed, and the process exits 0 on its own', async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const silent: Server = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const provider = idAfter((await spawnCli(database.url, 'create-provider', '--name', 'Silent Redis Logistics')).out.at(-1), 'provider company');
+      const started = Date.now();
+      const result = await spawnCliWith({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: 'tpl-cli-silent' }, database.url, 'set-module', '--company', String(provider), '--module', 'returns', '--off');
+      expect(result.code, result.err.join('\n')).to.equal(0);
+      expect(result.out).to.deep.equal([`Switched module returns off for company ${provider} 'Silent Redis Logistics'.`]);
+      expect(result.err).to.have.length(1);
+      expect(result.err[0]).to.match(/^Warning: the change is saved, but Redis \(REDIS_URL\) could not be reached/);
+      expect(Date.now() - started, 'exits within seconds, not never').to.be.below(20_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 });
