@@ -48,6 +48,17 @@ describe('Rate limit of POST /api/auth/token (x-rate-limit auth)', () => {
     h = await limitedApp();
   });
 
+  it('When the limits first count logins, data requests and refused tokens, Then nothing is logged at warn or above (express-rate-limit\'s checks of its options find nothing)', async () => {
+    const lines: Array<{ level: number; msg?: string; err?: { code?: string } }> = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const h = await limitedApp({ logger });
+    const world = await createWorld(h.app, h.db);
+    await api(h.app).post('/api/auth/token').send({ email: world.users.operator.email, password: TEST_PASSWORD }).expect(200);
+    await world.as('operator').get('/api/articles').expect(200);
+    await api(h.app, { token: 'not-a-token' }).get('/api/articles').expect(401);
+    expect(lines.map((l) => `${l.level} ${l.err?.code ?? ''} ${l.msg ?? ''}`)).to.deep.equal([]);
+  });
+
   it('When one email is tried 4 times from one address, Then the 4th answers 429 with Retry-After, even with the right password', async () => {
     const user = await createUser(h.db);
     const remaining = [];
