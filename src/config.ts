@@ -162,7 +162,11 @@ function redisUrl(env: Env): string | undefined {
   const url = optional(env, 'REDIS_URL');
   if (url === undefined) return undefined;
   if (!/^rediss?:\/\//i.test(url)) throw refusedUrl('REDIS_URL', url, 'must start with redis:// or rediss://');
-  return serverUrl('REDIS_URL', url, 'redis://[:password@]host:port[/db]');
+  const form = 'redis://[:password@]host:port[/db]';
+  serverUrl('REDIS_URL', url, form);
+  // node-redis takes the path as the database number and throws "Invalid pathname" on anything else.
+  if (!/^(\/\d*)?$/.test(new URL(url).pathname)) throw refusedUrl('REDIS_URL', url, `names a database that is not a number: ${form}`);
+  return url;
 }
 
 function redisPrefix(env: Env): string {
@@ -171,9 +175,12 @@ function redisPrefix(env: Env): string {
   return value;
 }
 
+/** An http(s) URL with a host and no spaces (it goes into links and the served document's servers), without its trailing slashes. */
 function url(env: Env, key: string, fallback: string): string {
   const value = str(env, key, fallback).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/\s]+/.test(value)) throw new ConfigError(`${key} must be an http(s) URL (got "${value}")`);
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(value) || !URL.canParse(value)) {
+    throw new ConfigError(`${key} must be an http(s) URL with a host and no spaces, such as https://api.example.com (got "${value}")`);
+  }
   return value;
 }
 
@@ -185,7 +192,7 @@ function url(env: Env, key: string, fallback: string): string {
 function appEnvironment(env: Env): string {
   const key = optional(env, 'APP_ENV') === undefined ? 'NODE_ENV' : 'APP_ENV';
   const value = str(env, 'APP_ENV', str(env, 'NODE_ENV', 'local'));
-  if (value !== 'production' && /^pro?d/i.test(value)) {
+  if (value !== 'production' && /^\s*pro?d/i.test(value)) {
     throw new ConfigError(`${key} "${value}" would run without production behaviour: write production (in lower case), or give another environment a name that does not start with prod`);
   }
   return value;

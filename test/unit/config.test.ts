@@ -113,6 +113,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '192.168.0.1/255.255.255.0,fd00::/8,uniquelocal' }).trustProxy).to.equal('192.168.0.1/255.255.255.0,fd00::/8,uniquelocal');
   });
 
+  it('When REDIS_URL names a database by number, or none, Then it is taken', () => {
+    for (const url of ['redis://cache:6379', 'redis://cache:6379/', 'redis://cache:6379/2', 'rediss://:pw@cache:6380/15']) expect(loadConfig({ REDIS_URL: url }).redisUrl, url).to.equal(url);
+  });
+
   it('When APP_URL ends in slashes, Then they are removed', () => {
     expect(loadConfig({ APP_URL: 'https://api.example.com/' }).appUrl).to.equal('https://api.example.com');
     expect(loadConfig({ APP_URL: 'https://api.example.com/v1///' }).appUrl).to.equal('https://api.example.com/v1');
@@ -152,7 +156,11 @@ describe('loadConfig', () => {
       ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)$/],
       ['WORKER', 'maybe', /^WORKER must be one of in-process, off \(got "maybe"\)$/],
       ['ANAF_ENABLED', 'perhaps', /^ANAF_ENABLED must be true or false \(got "perhaps"\)$/],
-      ['APP_URL', 'ftp://x', /^APP_URL must be an http\(s\) URL \(got "ftp:\/\/x"\)$/],
+      ['APP_URL', 'ftp://x', /^APP_URL must be an http\(s\) URL with a host and no spaces, such as https:\/\/api\.example\.com \(got "ftp:\/\/x"\)$/],
+      ['APP_URL', 'http://exa mple.com/x y', /^APP_URL must be an http\(s\) URL with a host and no spaces/],
+      ['APP_URL', 'https://api.example.com/x y', /^APP_URL must be an http\(s\) URL/],
+      ['REDIS_URL', 'redis://127.0.0.1:6379/abc', /^REDIS_URL names a database that is not a number: redis:\/\/\[:password@\]host:port\[\/db\] \(got "redis:\/\/127\.0\.0\.1:6379\/abc"\)$/],
+      ['APP_ENV', ' production', /^APP_ENV " production" would run without production behaviour/],
       ['APP_URL', 'localhost:3000', /^APP_URL must be an http\(s\) URL/],
       ['RATE_LIMIT_AUTH_PER_MINUTE', '0', /^RATE_LIMIT_AUTH_PER_MINUTE must be a whole number from 1 to 10000000 \(got "0"\)$/],
       ['RATE_LIMIT_DATA_PER_MINUTE', 'lots', /^RATE_LIMIT_DATA_PER_MINUTE must be a whole number/],
