@@ -10,7 +10,7 @@
 import net from 'node:net';
 import { exitOnStartupFailure, loadConfigOrExit } from './platform/startup.js';
 import { createApp } from './app.js';
-import { createHttpServer } from './platform/http/http-server.js';
+import { closeEveryAnswer, createHttpServer } from './platform/http/http-server.js';
 import { createDb, engineOf } from './platform/db/database.js';
 import { createLogger, knexLog } from './platform/logger.js';
 import { createMetrics } from './platform/metrics.js';
@@ -76,9 +76,10 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     const stopped = worker?.stop();
-    // Answers given while draining close their connection: a client does not send its next request
-    // on a connection the sweep below is about to close (a reset, or a 502 from a proxy).
-    server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
+    // Answers given while draining close their connection, those of requests already under way
+    // too: a client does not send its next request on a connection the sweep below is about to
+    // close (a reset, or a 502 from a proxy).
+    closeEveryAnswer(express);
     // Stop accepting at once, but not http's close(), which also drops every connection without a
     // request under way, including one accepted just before the signal whose request the busy
     // process has not read yet (its client would see a reset). Idle connections are closed each

@@ -34,7 +34,13 @@ async function closedWithin(connection: RawConnection, since: number, limitMs: n
 }
 
 /** A request as raw HTTP whose headers and first bytes of body are sent now; `finish()` sends the rest. */
-async function startUpload(port: number, path: string, headers: Record<string, string>, payload: unknown): Promise<{ finish(): Promise<{ at: number; text: string }> }> {
+async function startUpload(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  payload: unknown,
+  connectionHeader: 'close' | 'keep-alive' = 'close',
+): Promise<{ finish(): Promise<{ at: number; text: string }> }> {
   const body = JSON.stringify(payload);
   const head = [
     `POST ${path} HTTP/1.1`,
@@ -42,7 +48,7 @@ async function startUpload(port: number, path: string, headers: Record<string, s
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'Content-Type: application/json',
     `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
+    `Connection: ${connectionHeader}`,
     '',
     '',
   ].join('\r\n');
@@ -132,7 +138,8 @@ inSqliteRun('The server process: slow clients, SIGTERM under load, the worker at
       const token = await login(port);
       const headers = { Authorization: `Bearer ${token}`, 'X-Company-Id': String(ACME) };
       const article = (i: number) => ({ article_code: `SIGTERM-${Date.now()}-${i}`, description: 'Jar sent slowly', um3pl: 'BUC' });
-      const uploads = await Promise.all([1, 2, 3].map((i) => startUpload(port, '/api/articles', headers, article(i))));
+      // The first asks to keep its connection: under way at the signal, it is answered Connection: close all the same.
+      const uploads = await Promise.all([1, 2, 3].map((i) => startUpload(port, '/api/articles', headers, article(i), i === 1 ? 'keep-alive' : 'close')));
 
       let loading = true;
       type Outcome = { startedAt: number; status?: number; error?: string };
@@ -165,6 +172,7 @@ inSqliteRun('The server process: slow clients, SIGTERM under load, the worker at
       const exit = await exited;
 
       expect(answers.map((a) => statusOf(a.text)), 'the uploads under way').to.deep.equal([201, 201, 201]);
+      expect(answers[0]!.text, 'the keep-alive upload under way at the signal').to.match(/\r\nConnection: close\r\n/i);
       expect(late, 'a new connection after SIGTERM').to.equal('ECONNREFUSED');
       expect(outcomes.filter((o) => o.status !== undefined && o.status >= 500), '5xx answers').to.deep.equal([]);
       const before = outcomes.filter((o) => o.startedAt < signalledAt - 20);

@@ -11,6 +11,8 @@ import type { Express } from 'express';
 interface Classes {
   IncomingMessage: typeof IncomingMessage;
   ServerResponse: typeof ServerResponse;
+  /** From now on every answer closes its connection (Connection: close), those under way included. */
+  closeEveryAnswer(): void;
 }
 
 const classesOf = new WeakMap<Express, Classes>();
@@ -22,13 +24,21 @@ const classesOf = new WeakMap<Express, Classes>();
 function classesFor(app: Express): Classes {
   const known = classesOf.get(app);
   if (known) return known;
+  let closing = false;
   class AppRequest extends IncomingMessage {}
-  class AppResponse extends ServerResponse {}
+  class AppResponse extends ServerResponse {
+    // Every answer writes its head here (res.end's implicit head too), so a request already under
+    // way when the server drains answers `Connection: close` as well as one that comes after.
+    writeHead(...args: unknown[]): this {
+      if (closing) this.shouldKeepAlive = false;
+      return (super.writeHead as unknown as (...head: unknown[]) => this).apply(this, args);
+    }
+  }
   adopt(AppRequest.prototype, app.request);
   adopt(AppResponse.prototype, app.response);
   app.request = AppRequest.prototype as unknown as Express['request'];
   app.response = AppResponse.prototype as unknown as Express['response'];
-  const classes = { IncomingMessage: AppRequest, ServerResponse: AppResponse as typeof ServerResponse };
+  const classes = { IncomingMessage: AppRequest, ServerResponse: AppResponse as typeof ServerResponse, closeEveryAnswer: () => void (closing = true) };
   classesOf.set(app, classes);
   return classes;
 }
@@ -40,5 +50,15 @@ function adopt(target: object, current: object): void {
 }
 
 export function createHttpServer(app: Express, options: ServerOptions = {}): Server {
-  return createServer({ ...options, ...classesFor(app) }, app);
+  const { IncomingMessage: request, ServerResponse: response } = classesFor(app);
+  return createServer({ ...options, IncomingMessage: request, ServerResponse: response }, app);
+}
+
+/**
+ * While the server drains (SIGTERM): every answer of createHttpServer's server closes its
+ * connection, the answers of requests under way included, so that no client sends its next request
+ * on a connection about to be closed.
+ */
+export function closeEveryAnswer(app: Express): void {
+  classesFor(app).closeEveryAnswer();
 }
