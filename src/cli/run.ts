@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { ConfigError } from '../config.js';
 import { migrationSource } from '../../db/migrations/index.js';
-import { isConnectionError } from '../platform/db/driver-errors.js';
+import { isConnectionError, isSchemaMissing } from '../platform/db/driver-errors.js';
 import { errorSerializer } from '../platform/logger.js';
 import { parseOptions, UsageError } from './args.js';
 import type { Out } from './command.js';
@@ -86,7 +86,9 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
       io.err(message);
       return 2;
     }
-    io.err(isConnectionError(error) ? `The database cannot be reached: ${message}` : `Failed: ${message}`);
+    if (isConnectionError(error)) io.err(`The database cannot be reached: ${message}`);
+    else if (isSchemaMissing(error)) io.err(`Failed: ${message}. The database is not migrated: run the migrate command first.`);
+    else io.err(`Failed: ${message}`);
     return 1;
   }
 }

@@ -16,7 +16,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { isConnectionError } from '../../platform/db/driver-errors.js';
+import { isConnectionError, isSchemaMissing } from '../../platform/db/driver-errors.js';
 import { errorSerializer } from '../../platform/logger.js';
 import * as queue from './webhooks.queue.js';
 import type { OutboxEvent } from './webhooks.queue.js';
@@ -187,8 +187,9 @@ export function createFanOut(options: { db: Knex; logger: Logger; now: () => str
       try {
         batch = await inTransaction(db, (tx) => fanOutBatch(tx, now()));
       } catch (error) {
-        // Without the database no event can be fanned out alone either: the round fails, and says so once.
-        if (isConnectionError(error)) throw error;
+        // Without the database (or its tables: not migrated) no event can be fanned out alone
+        // either: the round fails, and says so once.
+        if (isConnectionError(error) || isSchemaMissing(error)) throw error;
         logger.warn({ err: error }, 'webhook fan-out batch failed; its events are fanned out one by one');
         // The next attempt of an event that failed is the next round's, a poll later.
         await isolate(result);

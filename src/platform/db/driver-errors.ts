@@ -96,3 +96,14 @@ export function isConnectionError(error: unknown): boolean {
     SQLITE_GONE.test(message)
   );
 }
+
+/**
+ * A table the statement names does not exist: the database is not migrated (MySQL/MariaDB 1146
+ * ER_NO_SUCH_TABLE, SQLite "no such table"). Not the request's fault, and nothing it can change:
+ * the service is unavailable until `migrate` has run.
+ */
+export function isSchemaMissing(error: unknown): boolean {
+  const e = asDriverError(error);
+  const message = (error as { message?: string } | null)?.message ?? '';
+  return e.errno === 1146 || ((e.code ?? '').startsWith('SQLITE_ERROR') && /no such table: /.test(message));
+}
