@@ -87,7 +87,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
       return 2;
     }
     if (isConnectionError(error)) io.err(`The database cannot be reached: ${message}`);
-    else if (isSchemaMissing(error)) io.err(`Failed: ${message}. The database is not migrated: run the migrate command first.`);
+    else if (isSchemaMissing(error)) io.err(`Failed: ${message} (a table is missing: if the database was never migrated, run the migrate command).`);
     else io.err(`Failed: ${message}`);
     return 1;
   }

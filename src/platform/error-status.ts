@@ -5,7 +5,7 @@
  * both derive their answers from here, so a REST status and a GraphQL code never disagree.
  */
 import * as errors from './errors.js';
-import { isConnectionError, isRetryableTransactionError, isSchemaMissing } from './db/driver-errors.js';
+import { isConnectionError, isRetryableTransactionError } from './db/driver-errors.js';
 
 const STATUS = new Map<Function, number>([
   [errors.BadRequestError, 400],
@@ -66,7 +66,5 @@ export function databaseFaultOf(error: unknown): DatabaseFault | undefined {
     return { message: 'Too many concurrent changes to the same records; nothing was changed. Try again shortly.', retryAfterSeconds: 1 };
   }
   if (isConnectionError(error)) return { message: 'The service is temporarily unavailable. Try again shortly.', retryAfterSeconds: 5 };
-  // A server started before `migrate` ran (GET /readyz says so): unavailable, not broken by the request.
-  if (isSchemaMissing(error)) return { message: 'The service is temporarily unavailable. Try again shortly.', retryAfterSeconds: 30 };
   return undefined;
 }

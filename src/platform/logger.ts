@@ -8,7 +8,7 @@
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
-import { isQueryError } from './db/driver-errors.js';
+import { driverMessageOf } from './db/driver-errors.js';
 
 /** Properties of a driver error that carry the statement or its values. */
 const STATEMENT_KEYS = ['sql', 'sqlMessage', 'bindings', 'parameters', 'values', 'query'];
@@ -28,14 +28,9 @@ function isErrorLike(value: unknown): value is ErrorLike {
   return value instanceof Error || (typeof value === 'object' && value !== null && typeof (value as ErrorLike).message === 'string' && 'stack' in value);
 }
 
-/**
- * A driver error: better-sqlite3's codes are SQLITE_*, mysql2's carry an errno or the statement;
- * on MySQL/MariaDB every error a statement met is marked (database.ts), those without either too
- * (the statement bound's ETIMEDOUT, "connection is in closed state").
- */
+/** A driver error: better-sqlite3's codes are SQLITE_*, mysql2's carry an errno or the statement. */
 function isDriverError(error: ErrorLike): boolean {
   return (
-    isQueryError(error) ||
     (typeof error.code === 'string' && /^(SQLITE_|ER_)/.test(error.code)) ||
     typeof error.errno === 'number' ||
     typeof error.sqlMessage === 'string' ||
@@ -44,8 +39,14 @@ function isDriverError(error: ErrorLike): boolean {
   );
 }
 
-/** The driver's message without the statement knex wrote in front of it (`<statement> - <message>`). */
+/**
+ * The driver's message without the statement knex wrote in front of it (`<statement> - <message>`):
+ * as database.ts kept it on MySQL/MariaDB (errors of a broken link have no errno or sqlMessage to
+ * tell them by: the statement bound's ETIMEDOUT, "connection is in closed state"), else cut there.
+ */
 function driverMessage(error: ErrorLike): string {
+  const kept = driverMessageOf(error);
+  if (kept !== undefined) return kept;
   if (typeof error.sqlMessage === 'string') return error.sqlMessage;
   if (!isDriverError(error)) return error.message;
   const cut = error.message.lastIndexOf(' - ');

@@ -75,7 +75,8 @@ describe('CLI: a failed statement', () => {
       await scratch.db.schema.dropTable('personal_access_tokens');
       expect(await run(['issue-token', '--user', 'leak@example.test', '--name', 'erp-secret-name'])).to.equal(1);
       expect(io.err).to.have.length(1);
-      expect(io.err[0]).to.match(testEnv.engine === 'sqlite' ? /^Failed: no such table: personal_access_tokens$/ : /^Failed: Table '[^']+\.personal_access_tokens' doesn't exist$/);
+      const missing = ' \\(a table is missing: if the database was never migrated, run the migrate command\\)\\.$';
+      expect(io.err[0]).to.match(new RegExp(testEnv.engine === 'sqlite' ? `^Failed: no such table: personal_access_tokens${missing}` : `^Failed: Table '[^']+\\.personal_access_tokens' doesn't exist${missing}`));
     } finally {
       await scratch.close();
     }

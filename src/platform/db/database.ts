@@ -127,7 +127,21 @@ function causalReadsOnGalera(conn: CallbackConnection, done: (error: Error | nul
   });
 }
 
-function mysqlConfig(url: string, poolMax: number): Knex.Config {
+/**
+ * With statements bounded (guardStatements), InnoDB is told to give up a lock wait well before the
+ * bound (half of it, in whole seconds): a wait that long then ends in its 1205, which inTransaction
+ * runs again, rather than in the bound's ETIMEDOUT (a 503, and the connection dropped while the
+ * server still holds the transaction's locks).
+ */
+function lockWaitsWithin(timeoutMs: number): (conn: CallbackConnection, done: (error: Error | null, conn: unknown) => void) => void {
+  const seconds = Math.max(1, Math.floor(timeoutMs / 2000));
+  return (conn, done) => {
+    if (timeoutMs <= 0) return causalReadsOnGalera(conn, done);
+    conn.query(`SET SESSION innodb_lock_wait_timeout = ${seconds}`, (error) => (error ? done(error, conn) : causalReadsOnGalera(conn, done)));
+  };
+}
+
+function mysqlConfig(url: string, poolMax: number, timeoutMs: number): Knex.Config {
   const u = new URL(url);
   return {
     client: 'mysql2',
@@ -144,7 +158,7 @@ function mysqlConfig(url: string, poolMax: number): Knex.Config {
       decimalNumbers: true,
       connectTimeout: 5000,
     },
-    pool: { min: 0, max: poolMax, afterCreate: causalReadsOnGalera },
+    pool: { min: 0, max: poolMax, afterCreate: lockWaitsWithin(timeoutMs) },
     acquireConnectionTimeout: 10_000,
     // A failed statement's message starts with its SQL as written (placeholders), not with its values.
     compileSqlOnError: false,
@@ -178,16 +192,21 @@ function guardStatements(db: Knex, timeoutMs: number): Knex {
   const Mysql2Client = Object.getPrototypeOf(db.client).constructor as Mysql2ClientClass;
   class GuardedStatements extends Mysql2Client {
     _query(connection: Mysql2Connection, obj: unknown): Promise<unknown> {
+      let query: Promise<unknown>;
+      try {
+        query = super._query(connection, obj);
+      } catch (error) {
+        // Refused before it was sent (an empty statement): no timer, which would otherwise destroy
+        // the connection ten seconds later, back in the pool under another request.
+        return Promise.reject(markQueryError(error));
+      }
       const timer =
         timeoutMs > 0
           ? setTimeout(() => {
               connection.stream.destroy(Object.assign(new Error(`The database did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
             }, timeoutMs)
           : undefined;
-      return super
-        ._query(connection, obj)
-        .catch((error: unknown) => Promise.reject(markQueryError(error)))
-        .finally(() => clearTimeout(timer));
+      return query.catch((error: unknown) => Promise.reject(markQueryError(error))).finally(() => clearTimeout(timer));
     }
   }
   Object.setPrototypeOf(db.client, GuardedStatements.prototype);
@@ -196,10 +215,11 @@ function guardStatements(db: Knex, timeoutMs: number): Knex {
 
 export function createDb(databaseUrl: string, options: DbOptions = {}): Knex {
   const sqlite = databaseUrl.startsWith('sqlite:');
-  const config = sqlite ? sqliteConfig(databaseUrl) : mysqlConfig(databaseUrl, options.poolMax ?? 10);
+  const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const config = sqlite ? sqliteConfig(databaseUrl) : mysqlConfig(databaseUrl, options.poolMax ?? 10, timeoutMs);
   const db = knex(options.log ? { ...config, log: options.log } : config);
   if (sqlite) beginImmediate(db);
-  return sqlite ? db : guardStatements(db, options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS);
+  return sqlite ? db : guardStatements(db, timeoutMs);
 }
 
 /** Inserts one row and answers its id (MySQL ignores RETURNING and answers the insert id). */

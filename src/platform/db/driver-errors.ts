@@ -5,18 +5,25 @@ interface DriverError {
   errno?: number;
 }
 
-/** Marks an error a statement met in the driver: knex writes the statement in front of its message. */
-const QUERY_ERROR = Symbol('an error of a statement');
+/** The driver's own message of an error a statement met, kept before knex writes the statement in front of it. */
+const DRIVER_MESSAGE = Symbol('the driver message of a failed statement');
 
-/** Marks `error` as one a statement met (database.ts), for the logger to cut the statement off its message; answers it. */
+/**
+ * Keeps the driver's own message of `error`, which a statement met (database.ts), before knex
+ * writes the statement in front of it (`<statement> - <message>`): what the logger shows instead of
+ * the message. Answers the error.
+ */
 export function markQueryError(error: unknown): unknown {
-  if (typeof error === 'object' && error !== null && !(QUERY_ERROR in error)) Object.defineProperty(error, QUERY_ERROR, { value: true });
+  if (typeof error === 'object' && error !== null && !(DRIVER_MESSAGE in error)) {
+    const message = (error as { message?: unknown }).message;
+    Object.defineProperty(error, DRIVER_MESSAGE, { value: typeof message === 'string' ? message : String(error) });
+  }
   return error;
 }
 
-/** Whether markQueryError marked it. */
-export function isQueryError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && QUERY_ERROR in error;
+/** The driver's message markQueryError kept, or undefined for an error it did not mark. */
+export function driverMessageOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? (error as { [DRIVER_MESSAGE]?: string })[DRIVER_MESSAGE] : undefined;
 }
 
 function asDriverError(error: unknown): DriverError {

@@ -2,6 +2,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from '../../helpers/database.js';
+import { createDb } from '../../../src/platform/db/database.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { ATTEMPTS, inTransaction, retryPauseMs } from '../../../src/platform/db/transaction.js';
 import { isConnectionError, isRetryableTransactionError } from '../../../src/platform/db/driver-errors.js';
 
@@ -99,6 +101,36 @@ describe('inTransaction', () => {
     expect(result).to.equal('done');
     expect({ runs, commits }).to.deep.equal({ runs: 2, commits: [1, 2] });
     expect(await labels()).to.deep.equal(['run 2']);
+  });
+
+  it('When a row lock is held longer than the statement bound (MySQL/MariaDB), Then the waiting work ends in a lock wait timeout and runs again until the lock is free, never a dropped connection', async function () {
+    this.timeout(20_000);
+    const [probe] = await db('tx_probe').insert({ label: 'locked' }).returning('id');
+    const id = typeof probe === 'object' ? (probe as { id: number }).id : Number(probe);
+    if (testEnv.engine !== 'mysql') {
+      // SQLite runs one writing transaction at a time and waits its busy timeout: no row locks, no bound.
+      await inTransaction(db, (tx) => tx('tx_probe').where({ id }).update({ label: 'changed' }));
+      expect(await labels()).to.deep.equal(['changed']);
+      return;
+    }
+    // A bound of 2 s: InnoDB gives a lock wait up after 1 s (half of it), before the bound would drop the connection.
+    const bounded = createDb(database.url, { statementTimeoutMs: 2000 });
+    const holder = await db.transaction();
+    try {
+      await holder('tx_probe').where({ id }).update({ label: 'held' });
+      const released = new Promise<void>((resolve) => setTimeout(() => void holder.commit().then(() => resolve()), 3500));
+      let runs = 0;
+      await inTransaction(bounded, async (tx) => {
+        runs++;
+        await tx('tx_probe').where({ id }).update({ label: 'changed' });
+      });
+      await released;
+      expect(runs, 'runs: each lock wait timeout ran it again').to.be.above(1);
+      expect(await labels()).to.deep.equal(['changed']);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+      await bounded.destroy();
+    }
   });
 
   it('When the work is a victim every time, Then it gives up after ATTEMPTS runs with the deadlock error', async function () {
