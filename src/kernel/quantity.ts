@@ -44,7 +44,7 @@ function fromDecimal(text: string, max: number): ParsedQuantity {
   const digits = (integer + fraction.padEnd(3, '0')).replace(/^0+/, '');
   if (digits === '' || minus === '-') return fail(MESSAGES.positive);
   if (digits.length > String(max).length + 3) return fail(tooLarge(max));
-  const thousandths = Number(digits); // at most 16 digits below 2^53: exact
+  const thousandths = Number(digits); // at most 16 digits, so any above max * 1000 (≤ 10^15) reads as above it; the rest are exact
   if (thousandths > max * 1000) return fail(tooLarge(max));
   return { ok: true, thousandths };
 }

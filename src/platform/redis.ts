@@ -57,9 +57,10 @@ function newClient({ createClient }: RedisLibrary, url: string) {
 type Client = ReturnType<typeof newClient>;
 
 /**
- * Says goodbye (QUIT) for at most a second, then destroys the socket. A hung Redis never answers
- * the goodbye, and the client then counts as closed (isOpen false) while its socket stays open and
- * keeps the process alive (an operator command never ended): it is destroyed whatever isOpen says.
+ * Closes an open client: close() (which lets the commands under way finish) for at most a second,
+ * then the socket is destroyed. Against a hung Redis close() never ends, and the client then counts
+ * as closed (isOpen false) while its socket stays open and keeps the process alive (an operator
+ * command never ended), so the destroy no longer asks isOpen.
  */
 async function closeClient(client: Client): Promise<void> {
   if (!client.isOpen) return;

@@ -21,10 +21,9 @@ import { errorSerializer } from '../../platform/logger.js';
 import * as queue from './webhooks.queue.js';
 import type { OutboxEvent } from './webhooks.queue.js';
 import type { WebhookRow } from './webhooks.repository.js';
-import { wants, withheldBy } from './webhooks.rules.js';
-import { eventBody, type EventType } from '../../platform/outbox.js';
-import { activeModulesOfEach } from '../companies/companies.service.js';
-import { EVENT_MODULES } from '../events/events.service.js';
+import { wants } from './webhooks.rules.js';
+import { modulesOn, withheldByModules } from './webhooks.modules.js';
+import { eventBody } from '../../platform/outbox.js';
 
 export const EVENTS_PER_BATCH = 200;
 export const ROUND_EVENTS = 1000;
@@ -99,12 +98,6 @@ function parsed(event: OutboxEvent, data: string | undefined): unknown {
   }
 }
 
-/** The modules on for each of `companyIds`, as sets. */
-async function modulesOn(tx: Knex.Transaction, companyIds: readonly number[]): Promise<Map<number, ReadonlySet<string>>> {
-  const modules = await activeModulesOfEach(tx, [...new Set(companyIds.map(Number))]);
-  return new Map([...modules].map(([id, slugs]) => [id, new Set(slugs)]));
-}
-
 /**
  * Whether the subscription gets the event, by the modules on (webhooks.rules.ts withheldBy: a
  * provider whose stock module is off gets no stock.changed of its clients; a company whose api
@@ -113,9 +106,7 @@ async function modulesOn(tx: Knex.Transaction, companyIds: readonly number[]): P
  * delivery queued before a module went off is not sent either.
  */
 function delivered(event: OutboxEvent, subscription: Subscription, modules: ReadonlyMap<number, ReadonlySet<string>>): boolean {
-  const subscriber = Number(subscription.company_id);
-  const client = Number(event.company_id);
-  return withheldBy(EVENT_MODULES[event.type as EventType], { id: subscriber, modules: modules.get(subscriber) }, { id: client, modules: modules.get(client) }) === undefined;
+  return withheldByModules(event.type, Number(subscription.company_id), Number(event.company_id), modules) === undefined;
 }
 
 /** One transaction: fans out the waiting events (or only `onlyId`) until a bound is reached. */

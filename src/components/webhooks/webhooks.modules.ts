@@ -28,10 +28,21 @@ function aboutCompany(delivery: QueuedDelivery): number {
   }
 }
 
-/** For each delivery, in order, the module that withholds it now, or undefined when it may go: one query. */
+/** The modules on for each of `companyIds`, as sets (one query). */
+export async function modulesOn(db: Knex, companyIds: readonly number[]): Promise<Map<number, ReadonlySet<string>>> {
+  const modules = await activeModulesOfEach(db, [...new Set(companyIds.map(Number))]);
+  return new Map([...modules].map(([id, slugs]) => [id, new Set(slugs)]));
+}
+
+/** What withholds an event of `type` about `clientId` from a subscription of `subscriberId`, given the modules on (modulesOn). */
+export function withheldByModules(type: string, subscriberId: number, clientId: number, modules: ReadonlyMap<number, ReadonlySet<string>>): Withheld | undefined {
+  const subscriber = { id: subscriberId, modules: modules.get(subscriberId) };
+  return withheldBy(type, EVENT_MODULES[type as EventType], subscriber, { id: clientId, modules: modules.get(clientId) });
+}
+
+/** For each delivery, in order, what withholds it now, or undefined when it may go: one query. */
 export async function withheldNow(db: Knex, deliveries: readonly QueuedDelivery[]): Promise<Array<Withheld | undefined>> {
   const about = deliveries.map(aboutCompany);
-  const modules = await activeModulesOfEach(db, [...new Set([...deliveries.map((d) => d.company_id), ...about])]);
-  const on = (companyId: number) => ({ id: companyId, modules: new Set(modules.get(companyId)) });
-  return deliveries.map((delivery, i) => withheldBy(EVENT_MODULES[delivery.event_type as EventType], on(delivery.company_id), on(about[i]!)));
+  const modules = await modulesOn(db, [...deliveries.map((d) => d.company_id), ...about]);
+  return deliveries.map((delivery, i) => withheldByModules(delivery.event_type, delivery.company_id, about[i]!, modules));
 }

@@ -17,26 +17,30 @@ export function mixesWildcard(filters: readonly string[]): boolean {
   return filters.includes('*') && filters.some((f) => f !== '*');
 }
 
-/** A module that is off and so withholds an event from a subscription: whose it is, and which. */
-export interface Withheld {
-  /** `subscriber`: the company that owns the subscription; `client`: the company the event is about. */
-  of: 'subscriber' | 'client';
-  companyId: number;
-  module: string;
-}
+/**
+ * What withholds an event from a subscription: a module that is off (whose, and which), or a type
+ * the catalogue does not know (no module says who may have it).
+ */
+export type Withheld = { of: 'subscriber' | 'client'; companyId: number; module: string } | { of: 'catalogue'; type: string };
+
+/** The test event, which no content module holds: it needs the subscriber's api and webhooks alone. */
+export const PING_TYPE = 'webhook.ping';
 
 /**
- * Whether a subscription may get an event now, by the modules on: the company that owns the
- * subscription needs `api`, `webhooks` and the event's content module (what it could read through
- * REST and the feed), and the company the event is about that content module (the feed shows a
- * client's events only while it is on). An event with no content module (`webhook.ping`) needs the
- * subscriber's `api` and `webhooks` alone. Answers the first module that is off, or undefined.
+ * Whether a subscription may get an event of `type` now, by the modules on: the company that owns
+ * the subscription needs `api`, `webhooks` and the type's content module (`contentModule`: what it
+ * could read through REST and the feed), and the company the event is about that content module
+ * (the feed shows a client's events only while it is on). A ping needs the subscriber's `api` and
+ * `webhooks` alone; a type with no content module that is not the ping is withheld. Answers the
+ * first reason found, or undefined.
  */
 export function withheldBy(
+  type: string,
   contentModule: string | undefined,
   subscriber: { id: number; modules: ReadonlySet<string> | undefined },
   client: { id: number; modules: ReadonlySet<string> | undefined },
 ): Withheld | undefined {
+  if (contentModule === undefined && type !== PING_TYPE) return { of: 'catalogue', type };
   for (const module of ['api', 'webhooks', ...(contentModule === undefined ? [] : [contentModule])]) {
     if (!subscriber.modules?.has(module)) return { of: 'subscriber', companyId: subscriber.id, module };
   }
@@ -44,8 +48,9 @@ export function withheldBy(
   return undefined;
 }
 
-/** Which module is off for whom: what a withheld delivery records, and a refused ping or redelivery says. */
+/** Why it is withheld: what a withheld delivery records, and a refused ping or redelivery says. */
 export function withheldReason(withheld: Withheld): string {
+  if (withheld.of === 'catalogue') return `the event type ${withheld.type} is not in the catalogue, so no module lets anyone have it`;
   const whose = withheld.of === 'subscriber' ? 'the company that owns the subscription' : 'the company the event is about';
   return `the ${withheld.module} module is off for company ${withheld.companyId}, ${whose}`;
 }

@@ -45,6 +45,7 @@ const messages = {
  */
 async function refuseWithheld(db: Knex, delivery: QueuedDelivery): Promise<void> {
   const [withheld] = await withheldNow(db, [delivery]);
+  if (withheld?.of === 'catalogue') throw InputError.field('company_id', `Nothing is sent: ${withheldReason(withheld)}.`);
   if (withheld) throw InputError.field('company_id', `Nothing is sent while ${withheldReason(withheld)}. Switch it on, then try again.`);
 }
 

@@ -16,7 +16,7 @@ import { recordHeartbeat } from '../health/health.service.js';
 import * as queue from './webhooks.queue.js';
 import type { ClaimedDelivery } from './webhooks.queue.js';
 import { createFanOut } from './webhooks.fan-out.js';
-import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs, withheldReason } from './webhooks.rules.js';
+import { FAILING_DISABLE_AFTER_MS, nextDelayMs, outcomeOf, retryAfterMs, withheldReason, type Withheld } from './webhooks.rules.js';
 import { send as sendHttp, type SendOptions, type SendResult } from './webhooks.sender.js';
 import { signature } from './webhooks.signing.js';
 import type { Metrics } from '../../platform/metrics.js';
@@ -139,25 +139,16 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   }
 
   /**
-   * The claimed deliveries the modules let go now; each of the others (a module switched off since
-   * it was queued: a retry, a ping, a redelivery) is recorded failed, unsent, with the module that
-   * withholds it, as the fan-out would not have queued it (webhooks.rules.ts withheldBy).
+   * Records a claimed delivery that something now withholds (a module switched off since it was
+   * queued: a retry, a ping, a redelivery) as failed, unsent, with the reason, as the fan-out would
+   * not have queued it; counted only when this claim still held it.
    */
-  async function notWithheld(claimed: readonly ClaimedDelivery[], token: string): Promise<ClaimedDelivery[]> {
-    const withheldEach = await withheldNow(db, claimed);
-    const send: ClaimedDelivery[] = [];
-    for (const [i, delivery] of claimed.entries()) {
-      const withheld = withheldEach[i];
-      if (withheld === undefined) {
-        send.push(delivery);
-        continue;
-      }
-      options.metrics?.webhookDelivery('withheld');
-      logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, module: withheld.module, company: withheld.companyId }, 'webhook delivery withheld');
-      const fields = { status: 'failed' as const, attempts: delivery.attempts, next_attempt_at: null, last_response_code: null, last_error: `Not sent: ${withheldReason(withheld)}. Switch it on, then redeliver.`, delivered_at: null };
-      await inTransaction(db, (tx) => queue.recordAttempt(tx, delivery.id, token, { ...fields, now: dbTime(clock()) }));
-    }
-    return send;
+  async function withhold(delivery: ClaimedDelivery, withheld: Withheld, token: string): Promise<void> {
+    const fields = { status: 'failed' as const, attempts: delivery.attempts, next_attempt_at: null, last_response_code: null, last_error: `Not sent: ${withheldReason(withheld)}.${withheld.of === 'catalogue' ? '' : ' Switch it on, then redeliver.'}`, delivered_at: null };
+    const recorded = await inTransaction(db, (tx) => queue.recordAttempt(tx, delivery.id, token, { ...fields, now: dbTime(clock()) }));
+    if (!recorded) return;
+    options.metrics?.webhookDelivery('withheld');
+    logger.info({ delivery: delivery.id, webhook: delivery.webhook_id, withheld }, 'webhook delivery withheld');
   }
 
   /** Sends under way (each ends recorded or not: a failed record is logged), and per subscription. */
@@ -193,8 +184,17 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit, perSubscription }));
     const claimed = await queue.claimedBy(db, token);
     if (claimed.length === 0) return 0;
-    const sendable = await notWithheld(claimed, token);
-    const claim: Promise<void> = Promise.all(sendable.map((d) => startSend(d, token)))
+    const verdicts = await withheldNow(db, claimed).catch(async (error: unknown) => {
+      await inTransaction(db, (tx) => queue.releaseClaims(tx, token)).catch(() => undefined);
+      throw error;
+    });
+    // The sends start first; the withheld are recorded beside them, under the same claim.
+    const work = claimed.map((delivery, i) => {
+      const withheld = verdicts[i];
+      if (withheld === undefined) return startSend(delivery, token);
+      return withhold(delivery, withheld, token).catch((err: unknown) => logger.error({ err, delivery: delivery.id, webhook: delivery.webhook_id }, 'webhook withheld delivery could not be recorded'));
+    });
+    const claim: Promise<void> = Promise.all(work)
       .then(() => inTransaction(db, (tx) => queue.releaseClaims(tx, token)))
       .catch((err: unknown) => logger.error({ err }, 'webhook claims could not be released; their lease ends them'))
       .finally(() => claims.delete(claim));

@@ -116,17 +116,22 @@ describe('webhooks.rules', () => {
     const without = (module: string) => new Set([...all].filter((m) => m !== module));
 
     it('When every module is on, Then nothing withholds it; a ping (no content module) needs the subscriber\'s api and webhooks alone', () => {
-      expect(withheldBy('stock', { id: 1, modules: all }, { id: 2, modules: all })).to.equal(undefined);
-      expect(withheldBy(undefined, { id: 1, modules: new Set(['api', 'webhooks']) }, { id: 1, modules: new Set(['api', 'webhooks']) })).to.equal(undefined);
+      expect(withheldBy('stock.changed', 'stock', { id: 1, modules: all }, { id: 2, modules: all })).to.equal(undefined);
+      expect(withheldBy('webhook.ping', undefined, { id: 1, modules: new Set(['api', 'webhooks']) }, { id: 1, modules: new Set(['api', 'webhooks']) })).to.equal(undefined);
     });
 
     it("When the subscriber lacks api, webhooks or the content module, or the client the content module, Then the first that is off is named with its company", () => {
-      expect(withheldBy('stock', { id: 1, modules: without('api') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'api' });
-      expect(withheldBy('stock', { id: 1, modules: without('webhooks') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'webhooks' });
-      expect(withheldBy('stock', { id: 1, modules: without('stock') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'stock' });
-      expect(withheldBy('stock', { id: 1, modules: all }, { id: 2, modules: without('stock') })).to.deep.equal({ of: 'client', companyId: 2, module: 'stock' });
-      expect(withheldBy('stock', { id: 1, modules: undefined }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'api' });
-      expect(withheldBy(undefined, { id: 1, modules: without('webhooks') }, { id: 1, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'webhooks' });
+      expect(withheldBy('stock.changed', 'stock', { id: 1, modules: without('api') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'api' });
+      expect(withheldBy('stock.changed', 'stock', { id: 1, modules: without('webhooks') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'webhooks' });
+      expect(withheldBy('stock.changed', 'stock', { id: 1, modules: without('stock') }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'stock' });
+      expect(withheldBy('stock.changed', 'stock', { id: 1, modules: all }, { id: 2, modules: without('stock') })).to.deep.equal({ of: 'client', companyId: 2, module: 'stock' });
+      expect(withheldBy('stock.changed', 'stock', { id: 1, modules: undefined }, { id: 2, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'api' });
+      expect(withheldBy('webhook.ping', undefined, { id: 1, modules: without('webhooks') }, { id: 1, modules: all })).to.deep.equal({ of: 'subscriber', companyId: 1, module: 'webhooks' });
+    });
+
+    it('When a type has no content module and is not the ping, Then it is withheld whatever the modules (the catalogue does not know it)', () => {
+      expect(withheldBy('article.archived', undefined, { id: 1, modules: all }, { id: 2, modules: all })).to.deep.equal({ of: 'catalogue', type: 'article.archived' });
+      expect(withheldReason({ of: 'catalogue', type: 'article.archived' })).to.equal('the event type article.archived is not in the catalogue, so no module lets anyone have it');
     });
 
     it('When it is withheld, Then the reason names the module, the company and whose it is', () => {
