@@ -1423,7 +1423,8 @@ export interface paths {
         /**
          * Update an article by its code through the master-data integration
          * @description The article partial update, also accepting field aliases; `X-Company-Id` is the client company
-         *     (400 without it). An error is keyed by the name the field was sent under (`uom`, not `um3pl`);
+         *     (400 without it; a provider's id is a 422 on the header: the integration acts for one client,
+         *     with that client's modules). An error is keyed by the name the field was sent under (`uom`, not `um3pl`);
          *     the unit follows the unit rules of `PUT /api/articles/{id}`.
          */
         patch: operations["patchMdmArticleByCode"];

@@ -27,9 +27,9 @@ export function companyScope(ctx: TenantContext): Extract<CompanyScope, { kind: 
 }
 
 /**
- * The context of an operation whose X-Company-Id must name a client company (the reception
- * integration's shared token acts for one client): a provider's id is a 422 on the header, which
- * would otherwise act with the provider's modules over all its clients.
+ * The context of an operation whose X-Company-Id must name a client company (the shared tokens of
+ * the reception and master-data integrations act for one client): a provider's id is a 422 on the
+ * header, which would otherwise act with the provider's modules over all its clients.
  */
 export function clientContext(ctx: TenantContext, operation: string): TenantContext {
   const scope = companyScope(ctx);

@@ -106,6 +106,15 @@ describe('PATCH /api/integrations/mdm/articles/by-code/{articleCode}', () => {
     expect(await row(id)).to.deep.equal(before);
   });
 
+  it("When X-Company-Id is the provider's, Then it answers 422 on the header (the integration acts for one client, with its modules) and changes nothing", async () => {
+    const { id, code } = await fresh();
+    const res = await mdm(world.provider.id).patch(path(code)).send({ title: 'Through the provider' }).expect(422);
+    expect(res.body.errors).to.deep.equal({
+      'X-Company-Id': [`The X-Company-Id header of the master-data integration must be the id of a client company; company ${world.provider.id} is a provider.`],
+    });
+    expect(await row(id)).to.include({ name: 'Name' });
+  });
+
   it("When the code is unknown for the client, Then it answers 404, also for its sibling's or another provider's code", async () => {
     await mdm().patch(path('NO-SUCH-CODE')).send({ title: 'x' }).expect(404, { message: 'Article NO-SUCH-CODE was not found.' });
     for (const { id, code } of [world.articles.otherClient, other.articles.client]) {

@@ -1,6 +1,6 @@
 /** The master-data integration routes (shared token MDM_TOKEN). */
 import type { HandlerMap } from '../../platform/openapi/handler-types.js';
-import { tenantContext } from '../../platform/tenant-context.js';
+import { clientContext, tenantContext } from '../../platform/tenant-context.js';
 import * as mdm from './mdm.service.js';
 
 export const mdmHandlers = {
@@ -15,6 +15,6 @@ export const mdmHandlers = {
 
   patchMdmArticleByCode: async (input) => ({
     status: 200,
-    body: { data: await mdm.patchByCode(tenantContext(input), input.params.articleCode, input.body) },
+    body: { data: await mdm.patchByCode(clientContext(tenantContext(input), 'the master-data integration'), input.params.articleCode, input.body) },
   }),
 } satisfies HandlerMap;
