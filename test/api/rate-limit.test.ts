@@ -142,6 +142,15 @@ describe('Rate limit of data routes (x-rate-limit data)', () => {
     expect(limitHeaders(mdm, 5), 'the other integration').to.equal(4);
   });
 
+  it('When the MDM token lists a client\'s articles with a different X-Company-Id each time, Then the header opens no bucket (the listing does not take it): the sixth answers 429', async () => {
+    const world = await createWorld(h.app, h.db);
+    const list = (i: number) => api(h.app, { token: MDM_TEST_TOKEN, company: 900_000 + i }).get(`/api/integrations/mdm/clients/${world.client.id}/articles?limit=1`);
+    const remaining = [];
+    for (let i = 0; i < 5; i++) remaining.push(limitHeaders(await list(i).expect(200), 5));
+    expect(remaining).to.deep.equal([4, 3, 2, 1, 0]);
+    tooMany(await list(5), 5);
+  });
+
   it('When bulks of 20 articles and of 3 sales orders are sent, Then each counts as one request against the data limit', async () => {
     const world = await createWorld(h.app, h.db);
     const items = Array.from({ length: 20 }, (_, i) => ({ article_code: `RL-BULK-${i}-${randomBytes(3).toString('hex')}`, description: 'Counted once', um3pl: 'BUC' }));

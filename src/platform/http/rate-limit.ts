@@ -36,13 +36,18 @@ export interface RateLimitOptions {
 
 const WINDOW_MS = 60_000;
 
-/** The data bucket of a request: its integration and company, its token, or its address. */
+/**
+ * The data bucket of a request: its integration and company, its token, or its address. A shared
+ * token's company counts only on operations that take X-Company-Id: on the others (the client
+ * listing, ping) a header sent anyway would open a fresh bucket per value.
+ */
 function dataKey(integrations: ReadonlyMap<string, string>): (req: Request) => string {
   return (req) => {
     const credential = credentialDigest(req);
     if (credential === undefined) return `ip:${clientAddress(req)}`;
     const integration = integrations.get(credential);
-    return integration === undefined ? credential : `${integration}:${companyAskedFor(req)}`;
+    if (integration === undefined) return credential;
+    return req.operation?.companyHeader === 'absent' ? `${integration}:` : `${integration}:${companyAskedFor(req)}`;
   };
 }
 
