@@ -71,11 +71,16 @@ describe('POST /api/articles/bulk', () => {
         { article_code: code, description: 'Client A', um3pl: 'BUC', client_3pl_id: world.client.id },
         { article_code: code, description: 'Client B', um3pl: 'BUC', client_3pl_id: world.otherClient.id },
         { article_code: code, description: 'Nobody', um3pl: 'BUC' },
+        { article_code: code, description: 'Nobody, and a unit nobody has', um3pl: 'NOPE' },
       ],
       'providerAdmin',
     ).expect(200);
-    expect(res.body.data.map((r: { status: string }) => r.status)).to.deep.equal(['created', 'created', 'failed']);
+    expect(res.body.data.map((r: { status: string }) => r.status)).to.deep.equal(['created', 'created', 'failed', 'failed']);
     expect(Object.keys(res.body.data[2].errors)).to.deep.equal(['client_3pl_id']);
+    // Every problem of the item, as the single create answers them.
+    const single = await world.as('providerAdmin').post('/api/articles').send({ article_code: code, description: 'Nobody, and a unit nobody has', um3pl: 'NOPE' }).expect(422);
+    expect(res.body.data[3].errors).to.deep.equal(single.body.errors);
+    expect(Object.keys(single.body.errors).sort()).to.deep.equal(['client_3pl_id', 'um3pl']);
     const rows = await h.db('articles').where('article_code', code).orderBy('company_id');
     expect(rows.map((r: { company_id: number }) => r.company_id)).to.deep.equal([world.client.id, world.otherClient.id].sort((a, b) => a - b));
   });

@@ -68,8 +68,19 @@ function upsertKnown(ctx: BulkContext, clientId: number, body: Body) {
   });
 }
 
+/** The item's client; when it has none it fails as a single create would, with every problem it has. */
+async function clientOf(ctx: BulkContext, body: Body, batch: Batch): Promise<number> {
+  try {
+    return clientFor(companyScope(ctx), body.client_3pl_id);
+  } catch (error) {
+    // createArticle checks the client among the item's other fields and throws them together.
+    if (error instanceof InputError) await createArticle(ctx, body, batch);
+    throw error;
+  }
+}
+
 async function upsert(ctx: BulkContext, body: Body, batch: Batch) {
-  const clientId = clientFor(companyScope(ctx), body.client_3pl_id);
+  const clientId = await clientOf(ctx, body, batch);
   const key = keyOf(clientId, body.article_code);
   const created = batch.known.has(key) ? undefined : await createUnlessTaken(ctx, body, batch);
   batch.known.add(key);
