@@ -15,7 +15,7 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import * as repository from './webhooks.repository.js';
 import type { DeliveryStatus, Webhook, WebhookDelivery, WebhookRow } from './webhooks.repository.js';
-import { mixesWildcard, withheldReason } from './webhooks.rules.js';
+import { mixesWildcard, PING_TYPE, withheldReason } from './webhooks.rules.js';
 import { withheldNow, type QueuedDelivery } from './webhooks.modules.js';
 import { newSecret } from './webhooks.signing.js';
 import { normalisedUrl, refuseTarget, type TargetPolicy } from './webhooks.targets.js';
@@ -48,7 +48,6 @@ async function refuseWithheld(db: Knex, delivery: QueuedDelivery): Promise<void>
   if (withheld?.of === 'catalogue') throw InputError.field('company_id', `Nothing is sent: ${withheldReason(withheld)}.`);
   if (withheld) throw InputError.field('company_id', `Nothing is sent while ${withheldReason(withheld)}. Switch it on, then try again.`);
 }
-
 
 function companyOf(scope: CompanyScope): number {
   if (scope.kind !== 'company') throw new Error('Webhook writes need a company scope (X-Company-Id)');
@@ -169,14 +168,14 @@ export async function redeliver(ctx: TenantContext, id: number, deliveryId: numb
 export async function ping(ctx: TenantContext, id: number): Promise<WebhookDelivery> {
   const webhook = await requireWebhook(ctx, id);
   if (!webhook.active) throw InputError.field('active', messages.pingOff(webhook.id));
-  await refuseWithheld(ctx.db, { company_id: webhook.company_id, event_type: 'webhook.ping' });
+  await refuseWithheld(ctx.db, { company_id: webhook.company_id, event_type: PING_TYPE });
   const now = nowDb();
   const event = eventId();
   const created = await repository.insertDelivery(ctx.db, {
     webhook_id: webhook.id,
     event_id: event,
-    event_type: 'webhook.ping',
-    payload: eventBody({ id: event, type: 'webhook.ping', occurredAt: now, companyId: webhook.company_id, data: { webhook_id: webhook.id } }),
+    event_type: PING_TYPE,
+    payload: eventBody({ id: event, type: PING_TYPE, occurredAt: now, companyId: webhook.company_id, data: { webhook_id: webhook.id } }),
     now,
   });
   return queued(ctx.db, created);

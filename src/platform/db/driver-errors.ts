@@ -105,9 +105,9 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 /**
- * A table the statement names does not exist: the database is not migrated (MySQL/MariaDB 1146
- * ER_NO_SUCH_TABLE, SQLite "no such table"). Not the request's fault, and nothing it can change:
- * the service is unavailable until `migrate` has run.
+ * A table the statement names does not exist (MySQL/MariaDB 1146 ER_NO_SUCH_TABLE, SQLite "no such
+ * table"): most often a database never migrated. Requests still answer 500 (on a migrated database
+ * it is a bug); the webhook fan-out fails its round as a whole, and the CLI says to migrate.
  */
 export function isSchemaMissing(error: unknown): boolean {
   const e = asDriverError(error);
