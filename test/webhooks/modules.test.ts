@@ -6,45 +6,30 @@
 import { expect } from 'chai';
 import { setModules } from '../../db/seeds/builders.js';
 import { createWorld, type World } from '../helpers/factories.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { createArticle, deliveries, isolatedApp, onlyDelivery, SECOND, subscribe, testClock, testWorker, type Isolated } from './support.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { createArticle, deliveries, onlyDelivery, SECOND, subscribe, testClock, testWorker, workerSuite } from './support.js';
 
 describe('Webhook deliveries and the modules at send time', () => {
-  let h: Isolated;
-  const receivers: Receiver[] = [];
-
-  before(async () => {
-    h = await isolatedApp();
-  });
-
-  afterEach(async () => {
-    await h.db('webhooks').where('active', true).update({ active: false });
-  });
-
-  after(async () => {
-    for (const r of receivers) await r.close();
-    await h?.close();
-  });
+  const suite = workerSuite();
 
   /** A receiver that answers 500 once, then 200. */
   async function failingOnce(): Promise<Receiver> {
-    const target = await startReceiver();
-    receivers.push(target);
+    const target = await suite.receiver();
     target.script({ status: 500 });
     return target;
   }
 
   it("When the subscriber's webhooks module goes off while a delivery waits for its retry, Then the retry is not sent but recorded failed with the reason; ping and redeliver answer 422 until it is on again", async () => {
     const target = await failingOnce();
-    const world = await createWorld(h.app, h.db);
+    const world = await createWorld(suite.app.app, suite.app.db);
     const { id: webhookId } = await subscribe(world, target.url, ['article.created']);
     await createArticle(world);
     const clock = testClock();
-    const worker = testWorker(h.db, clock);
+    const worker = testWorker(suite.app.db, clock);
     await worker.runOnce();
     expect(await onlyDelivery(world, webhookId)).to.include({ status: 'retrying', attempts: 1 });
 
-    await setModules(h.db, world.client.id, ['webhooks']);
+    await setModules(suite.app.db, world.client.id, ['webhooks']);
     clock.advance(5 * SECOND);
     await worker.runOnce();
     expect(target.received, 'the retry was not sent').to.have.length(1);
@@ -68,7 +53,7 @@ describe('Webhook deliveries and the modules at send time', () => {
     const again = await provider.post(`/api/webhooks/${webhookId}/deliveries/${withheld.id}/redeliver`).expect(422);
     expect(again.body.errors).to.deep.equal({ company_id: [refusal] });
 
-    await setModules(h.db, world.client.id, []);
+    await setModules(suite.app.db, world.client.id, []);
     await world.as('admin').post(`/api/webhooks/${webhookId}/deliveries/${withheld.id}/redeliver`).expect(202);
     await worker.runOnce();
     expect(target.received).to.have.length(2);
@@ -77,16 +62,16 @@ describe('Webhook deliveries and the modules at send time', () => {
 
   it("When the module of the event's client goes off while the provider's subscription waits for a retry, Then it is withheld naming the client and its module", async () => {
     const target = await failingOnce();
-    const world = await createWorld(h.app, h.db);
+    const world = await createWorld(suite.app.app, suite.app.db);
     const res = await world.as('providerAdmin').post('/api/webhooks').send({ url: target.url, events: ['article.created'] }).expect(201);
     const webhookId = res.body.data.id as number;
     await createArticle(world);
     const clock = testClock();
-    const worker = testWorker(h.db, clock);
+    const worker = testWorker(suite.app.db, clock);
     await worker.runOnce();
     expect(target.received).to.have.length(1);
 
-    await setModules(h.db, world.client.id, ['articles']);
+    await setModules(suite.app.db, world.client.id, ['articles']);
     clock.advance(5 * SECOND);
     await worker.runOnce();
     expect(target.received, 'the retry was not sent').to.have.length(1);
@@ -96,16 +81,16 @@ describe('Webhook deliveries and the modules at send time', () => {
       attempts: 1,
       last_error: `Not sent: the articles module is off for company ${world.client.id}, the company the event is about. Switch it on, then redeliver.`,
     });
-    await setModules(h.db, world.client.id, []);
+    await setModules(suite.app.db, world.client.id, []);
   });
 
   it('When every module is on, Then a retry is sent as before (the check lets it go)', async () => {
     const target = await failingOnce();
-    const world: World = await createWorld(h.app, h.db);
+    const world: World = await createWorld(suite.app.app, suite.app.db);
     const { id: webhookId } = await subscribe(world, target.url, ['article.created']);
     await createArticle(world);
     const clock = testClock();
-    const worker = testWorker(h.db, clock);
+    const worker = testWorker(suite.app.db, clock);
     await worker.runOnce();
     clock.advance(5 * SECOND);
     await worker.runOnce();

@@ -6,41 +6,20 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { closedPort } from '../helpers/net.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import {
-  apiMs, createArticle, DAY, HOUR, isolatedApp, MINUTE, onlyDelivery, SECOND, subscribe, testClock, testWorker,
-  type Clock, type Isolated,
+  apiMs, createArticle, DAY, HOUR, MINUTE, onlyDelivery, SECOND, subscribe, testClock, testWorker, workerSuite,
+  type Clock,
 } from './support.js';
 
 const SCHEDULE = [5 * SECOND, 30 * SECOND, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR];
 
 describe('Webhook retries', () => {
-  let h: Isolated;
-  const receivers: Receiver[] = [];
-  const receiver = async (...args: Parameters<typeof startReceiver>): Promise<Receiver> => {
-    const started = await startReceiver(...args);
-    receivers.push(started);
-    return started;
-  };
-
-  before(async () => {
-    h = await isolatedApp();
-  });
-
-  // A test's leftover retrying delivery must never be sent during a later test: the port of the
-  // refused-connection test is free again, and the OS may give it to a later test's receiver.
-  afterEach(async () => {
-    await h.db('webhooks').where('active', true).update({ active: false });
-  });
-
-  after(async () => {
-    for (const r of receivers) await r.close();
-    await h?.close();
-  });
+  const suite = workerSuite();
+  const receiver = suite.receiver;
 
   /** A fresh world (so no other subscription sees its events) subscribed to `url`, and one article.created queued. */
   async function oneEvent(url: string): Promise<{ world: World; webhookId: number }> {
-    const world = await createWorld(h.app, h.db);
+    const world = await createWorld(suite.app.app, suite.app.db);
     const { id } = await subscribe(world, url);
     await createArticle(world);
     return { world, webhookId: id };
@@ -52,7 +31,7 @@ describe('Webhook retries', () => {
     const { world, webhookId } = await oneEvent(target.url);
     const clock = testClock();
     const t0 = clock();
-    const worker = testWorker(h.db, clock);
+    const worker = testWorker(suite.app.db, clock);
 
     await worker.runOnce();
     expect(target.received).to.have.length(1);
@@ -95,7 +74,7 @@ describe('Webhook retries', () => {
     const { world, webhookId } = await oneEvent(target.url);
     const clock = testClock();
     const t0 = clock();
-    const worker = testWorker(h.db, clock);
+    const worker = testWorker(suite.app.db, clock);
 
     await worker.runOnce();
     const waiting = await onlyDelivery(world, webhookId);
@@ -117,7 +96,7 @@ describe('Webhook retries', () => {
       const target = await receiver({ status: 500 });
       const { world, webhookId } = await oneEvent(target.url);
       const clock = testClock();
-      await testWorker(h.db, clock, { random: () => random }).runOnce();
+      await testWorker(suite.app.db, clock, { random: () => random }).runOnce();
       const row = await onlyDelivery(world, webhookId);
       expect(apiMs(row.next_attempt_at!) - clock(), `random ${random}`).to.equal(wait);
     }
@@ -128,7 +107,7 @@ describe('Webhook retries', () => {
     const { world, webhookId } = await oneEvent(target.url);
     const clock = testClock();
     const t0 = clock();
-    const worker = testWorker(h.db, clock, { timeoutMs: 300 });
+    const worker = testWorker(suite.app.db, clock, { timeoutMs: 300 });
 
     const started = Date.now();
     await worker.runOnce();
@@ -151,7 +130,7 @@ describe('Webhook retries', () => {
     const { world, webhookId } = await oneEvent(`http://127.0.0.1:${port}/hooks`);
     const clock = testClock();
     const t0 = clock();
-    const worker = testWorker(h.db, clock);
+    const worker = testWorker(suite.app.db, clock);
 
     await worker.runOnce();
     const refused = await onlyDelivery(world, webhookId);
@@ -167,7 +146,7 @@ describe('Webhook retries', () => {
     const target = await receiver({ status: 503 });
     const { world, webhookId } = await oneEvent(target.url);
     const clock: Clock = testClock();
-    const worker = testWorker(h.db, clock);
+    const worker = testWorker(suite.app.db, clock);
     let due = clock();
     for (let attempt = 1; attempt <= 10; attempt++) {
       if (attempt > 1) {
@@ -198,7 +177,7 @@ describe('Webhook retries', () => {
     const elsewhere = await receiver();
     const target = await receiver({ status: 302, headers: { location: elsewhere.url } });
     const { world, webhookId } = await oneEvent(target.url);
-    const worker = testWorker(h.db, testClock());
+    const worker = testWorker(suite.app.db, testClock());
 
     await worker.runOnce();
     expect(target.received).to.have.length(1);
@@ -216,7 +195,7 @@ describe('Webhook retries', () => {
       const target = await receiver();
       const { world, webhookId } = await oneEvent(`http://${host}:${target.port}/hooks`);
       const clock = testClock();
-      const worker = testWorker(h.db, clock, { allowPrivateTargets: false });
+      const worker = testWorker(suite.app.db, clock, { allowPrivateTargets: false });
 
       await worker.runOnce();
       const row = await onlyDelivery(world, webhookId);
@@ -224,7 +203,7 @@ describe('Webhook retries', () => {
       expect(row.last_error).to.include(named).and.match(/private/);
       clock.advance(DAY);
       await worker.runOnce();
-      await testWorker(h.db, clock).runOnce(); // not even a worker that allows private targets sends a failed delivery
+      await testWorker(suite.app.db, clock).runOnce(); // not even a worker that allows private targets sends a failed delivery
       expect(target.received).to.deep.equal([]);
       expect(await onlyDelivery(world, webhookId)).to.deep.equal(row);
     });
@@ -235,14 +214,14 @@ describe('Webhook retries', () => {
     const { world, webhookId } = await oneEvent(target.url);
     expect(target.url).to.match(/^http:/);
     const clock = testClock();
-    const worker = testWorker(h.db, clock, { allowHttp: false });
+    const worker = testWorker(suite.app.db, clock, { allowHttp: false });
 
     await worker.runOnce();
     const row = await onlyDelivery(world, webhookId);
     expect(row).to.include({ status: 'failed', attempts: 1, last_response_code: null, next_attempt_at: null, delivered_at: null, last_error: 'The url must use https; not delivered.' });
     clock.advance(DAY);
     await worker.runOnce();
-    await testWorker(h.db, clock).runOnce(); // nor does a worker that allows http send a failed delivery
+    await testWorker(suite.app.db, clock).runOnce(); // nor does a worker that allows http send a failed delivery
     expect(target.received).to.deep.equal([]);
     expect(await onlyDelivery(world, webhookId)).to.deep.equal(row);
   });

@@ -10,11 +10,45 @@ import { createWebhookWorker, type WebhookWorker, type WorkerOptions } from '../
 import { epochMs } from '../../src/kernel/time.js';
 import { unique, type World } from '../helpers/factories.js';
 import { outboxEventIds } from '../fixtures/probes.js';
+import { isolatedHarness, type Isolated } from '../helpers/harness.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 export const silent = pino({ level: 'silent' });
 
 /** An app (allowing http and private targets, as the harness does) on a migrated database of its own. */
 export { isolatedHarness as isolatedApp, type Isolated } from '../helpers/harness.js';
+
+/**
+ * The hooks of a suite whose tests each run the worker on the suite's isolated app: after each test
+ * every subscription is switched off (a test's leftover retrying delivery must never be sent during
+ * a later one, whose receiver the OS may give a port an earlier test freed), and after the suite its
+ * receivers and its app are closed. `app` is there once the suite's `before` has run.
+ */
+export function workerSuite(): { readonly app: Isolated; receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> } {
+  let app: Isolated | undefined;
+  const receivers: Receiver[] = [];
+  before(async () => {
+    app = await isolatedHarness();
+  });
+  afterEach(async () => {
+    await app!.db('webhooks').where('active', true).update({ active: false });
+  });
+  after(async () => {
+    for (const r of receivers) await r.close();
+    await app?.close();
+  });
+  return {
+    get app() {
+      if (!app) throw new Error('workerSuite: the app is made in the suite\'s before hook');
+      return app;
+    },
+    async receiver(...args) {
+      const started = await startReceiver(...args);
+      receivers.push(started);
+      return started;
+    },
+  };
+}
 
 /** A clock the test moves: epoch milliseconds. */
 export interface Clock {
