@@ -1439,7 +1439,14 @@ export interface paths {
         };
         /**
          * Open GraphiQL, or run a GraphQL query
-         * @description From a browser (`Accept text/html`) without a query this answers the GraphiQL page, which works offline and needs no token; with `query` it runs the query like POST, which then needs the bearer token and `X-Company-Id` (401, 400 otherwise; a query that only introspects needs neither) and the company's `api` module (403 when it is off), with POST's limits, statuses and codes.
+         * @description A client whose `Accept` prefers `text/html` to `application/json` (a browser) gets the
+         *     GraphiQL page, which works offline and needs no token; the query in the URL, if any, is the
+         *     one its editor shows (GraphiQL keeps the query it shows in the URL). Any other client (send
+         *     `Accept: application/json`) gets `query` run exactly as POST runs its body, which then needs
+         *     the bearer token and `X-Company-Id` (401, 400 otherwise; a query that only introspects needs
+         *     neither) and the company's `api` module (403 when it is off), with POST's limits, statuses and
+         *     codes. `query` is required and `variables` must be a JSON object: 422 `BAD_USER_INPUT` on the
+         *     parameter otherwise.
          */
         get: operations["getGraphql"];
         put?: never;
@@ -1465,6 +1472,8 @@ export interface paths {
          *     `Retry-After` and `SERVICE_UNAVAILABLE`, as REST does. Other errors of the query itself answer
          *     200 with `errors`, each with the `extensions.code` of the REST status of the same error
          *     (`BAD_USER_INPUT` for a 422, such as a `limit` out of range).
+         *     The schema has queries only: writes go through REST, and a mutation or a subscription is
+         *     refused before it runs (200 with `errors`, `GRAPHQL_VALIDATION_FAILED`).
          *     A query deeper than 15 levels, with more than 15 aliases, or costing more than 75000 is refused
          *     before it runs (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`, the
          *     others' `GRAPHQL_VALIDATION_FAILED`, as an unknown field's). So are variables that do not fit
@@ -7824,7 +7833,7 @@ export interface operations {
         parameters: {
             query?: {
                 query?: string;
-                /** @description JSON-encoded variables. */
+                /** @description The variables, as a JSON object (`{"id": 1}`, percent-encoded). */
                 variables?: string;
                 operationName?: string;
             };

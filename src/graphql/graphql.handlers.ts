@@ -7,17 +7,17 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type GraphQLParams } from 'graphql-yoga';
 import type { AppDeps } from '../platform/app-deps.js';
-import { BadRequestError, UnauthenticatedError } from '../platform/errors.js';
+import { BadRequestError, InputError, UnauthenticatedError } from '../platform/errors.js';
 import type { HandlerMap, RequestAuth, RequestInfo } from '../platform/openapi/handler-types.js';
 import type { Schema } from '../platform/openapi/schemas.js';
 import { JsonText } from '../platform/openapi/json-text.js';
 import { tenantContext } from '../platform/tenant-context.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../platform/http/security-headers.js';
 import { StaticBody } from '../platform/http/static-body.js';
-import { LRUCache } from 'lru-cache';
+import Negotiator from 'negotiator';
 import { createGraphQLServer } from './yoga.js';
 import { introspectionOnly } from './introspection.js';
-import { graphqlReply, retryAfterHeader, type GraphQLReply } from './graphql-result.js';
+import { graphqlReply, type GraphQLReply } from './graphql-result.js';
 
 type Yoga = ReturnType<typeof createGraphQLServer>;
 interface Server {
@@ -42,13 +42,26 @@ function serverFor(deps: AppDeps): Server {
 }
 
 /**
- * GraphiQL's page by the URL asked (the query of the URL is filled in), made once and then
- * answered with its ETag and compressed once (static-body.ts): a few URLs at most are kept.
+ * GraphiQL's page: the same for every URL (its script reads the query of the URL, and writes the
+ * query being edited back into it), so it is rendered, given its ETag and compressed once, whatever
+ * the URL asked; a URL per render and per compression would let anyone without a token keep the
+ * server compressing 9 MB pages.
  */
-const graphiqlPages = new LRUCache<string, StaticBody>({ max: 8 });
+let graphiqlPage: Promise<StaticBody> | undefined;
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Whether the client asks for the page: its Accept prefers text/html to application/json, q-values
+ * weighed (a browser's navigation does; `application/json, text/html;q=0.1` does not, nor does
+ * `text/html;q=0`). Between two equally welcome, the order of the Accept decides, and `*\/*` is
+ * JSON.
+ */
+export function prefersPage(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return new Negotiator({ headers: { accept } }).mediaType(['application/json', 'text/html']) === 'text/html';
 }
 
 interface YogaInput {
@@ -58,34 +71,48 @@ interface YogaInput {
   body?: unknown;
 }
 
-interface YogaReply extends GraphQLReply {
-  html: boolean;
-}
-
-/** GET: yoga answers as a whole (GraphiQL's page, or a query of the URL with yoga's GET rules). */
-async function executeGet({ deps, auth, request }: YogaInput): Promise<YogaReply> {
-  const tenant = auth?.scope ? tenantContext({ deps, auth }) : undefined;
-  const response = await serverFor(deps).yoga.fetch(
-    `http://localhost${request.url}`,
-    { method: 'GET', headers: { accept: header(request.headers.accept) ?? 'application/json' } },
-    { tenant, activeModules: auth?.activeModules, requestId: request.requestId },
-  );
-  return {
-    status: response.status,
-    ...retryAfterHeader(response),
-    html: (response.headers.get('content-type') ?? '').startsWith('text/html'),
-    text: await response.text(),
-  };
+/** GraphiQL's page, rendered by yoga once (see graphiqlPage). */
+function graphiql(deps: AppDeps): Promise<StaticBody> {
+  graphiqlPage ??= (async () => {
+    const response = await serverFor(deps).yoga.fetch('http://localhost/graphql', { method: 'GET', headers: { accept: 'text/html' } }, {});
+    const text = await response.text();
+    if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) throw new Error(`yoga answered ${response.status} where GraphiQL's page was asked: ${text.slice(0, 200)}`);
+    return new StaticBody(text, 'text/html; charset=utf-8');
+  })();
+  graphiqlPage.catch(() => (graphiqlPage = undefined));
+  return graphiqlPage;
 }
 
 /**
- * POST: the body, already parsed and validated against the document, goes straight into yoga's
- * GraphQL pipeline (its parameter checks, parse and validation caches, the query limits, error
+ * A query in the URL as the parameters POST takes in its body: `query` is required and `variables`
+ * must be a JSON object, each refused 422 on its parameter otherwise, as POST's body is by its schema.
+ */
+function paramsOfUrl(query: { query?: string; variables?: string; operationName?: string }): GraphQLParams {
+  if (query.query === undefined) throw InputError.field('query', 'The query parameter is required: the GraphQL query to run (or ask for the GraphiQL page with Accept: text/html).');
+  return { query: query.query, variables: jsonObject('variables', query.variables), operationName: query.operationName };
+}
+
+function jsonObject(name: string, text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw InputError.field(name, `The ${name} parameter must be a JSON object, such as {"id": 1}: it is not JSON.`);
+  }
+  if (value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw InputError.field(name, `The ${name} parameter must be a JSON object, such as {"id": 1}.`);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * POST (and GET's query, as its parameters): the body, already parsed and validated against the
+ * document, goes straight into yoga's GraphQL pipeline (its parameter checks, parse and validation caches, the query limits, error
  * masking); graphqlReply gives the status and JSON. yoga.fetch would first
  * rebuild a fetch Request from the body and parse it again: about 300 µs more per request.
  * Answers are always application/json, as the document promises (errors of the query itself: 200).
  */
-async function executePost({ deps, auth, body, request }: YogaInput): Promise<YogaReply> {
+async function execute({ deps, auth, body, request }: YogaInput): Promise<GraphQLReply> {
   const { yoga, post } = serverFor(deps);
   const tenant = auth?.scope ? tenantContext({ deps, auth }) : undefined;
   let result: ExecutionResult;
@@ -101,12 +128,11 @@ async function executePost({ deps, auth, body, request }: YogaInput): Promise<Yo
     if (!(error instanceof GraphQLError)) throw error;
     result = { errors: [error] };
   }
-  return { ...(await graphqlReply(yoga.fetchAPI, result)), html: false };
+  return graphqlReply(yoga.fetchAPI, result);
 }
 
 /** yoga's JSON as it wrote it (see JsonText): the status it chose (with Retry-After) and the text. */
-function json(reply: YogaReply): { status: 200; headers?: Record<string, string>; body: JsonText<Schema<'GraphQLResponse'>> } {
-  if (reply.html) throw new Error('yoga answered HTML where the document promises JSON');
+function json(reply: GraphQLReply): { status: 200; headers?: Record<string, string>; body: JsonText<Schema<'GraphQLResponse'>> } {
   return { status: reply.status as 200, ...(reply.headers ? { headers: reply.headers } : {}), body: new JsonText(reply.text) };
 }
 
@@ -125,21 +151,17 @@ function requireTenant(input: YogaInput, params: { query?: unknown; operationNam
 export const graphqlHandlers = {
   postGraphql: async (input) => {
     requireTenant(input, input.body);
-    return json(await executePost(input));
+    return json(await execute(input));
   },
 
   getGraphql: async (input) => {
-    // A browser asking for the page gets GraphiQL (with the query of the URL filled in); a query
-    // asked for as data is held to POST's rules.
-    const wantsPage = /text\/html/.test(header(input.request.headers.accept) ?? '');
-    if (input.query.query !== undefined && !wantsPage) requireTenant(input, input.query);
-    const page = { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY };
-    const known = wantsPage ? graphiqlPages.get(input.request.url) : undefined;
-    if (known) return { status: 200, body: known, headers: page };
-    const reply = await executeGet(input);
-    if (!reply.html) return json(reply);
-    const body = new StaticBody(reply.text, 'text/html; charset=utf-8');
-    graphiqlPages.set(input.request.url, body);
-    return { status: 200, body, headers: page };
+    // A browser gets GraphiQL, whatever query its URL holds (GraphiQL keeps the query it shows in
+    // the URL, so a reload keeps it); any other client gets the query run as POST runs its body
+    // (the request of GET and POST alike is yoga's POST: the schema has no mutation, and any
+    // operation but a query is refused by validation, so a GET cannot write).
+    if (prefersPage(header(input.request.headers.accept))) return { status: 200, body: await graphiql(input.deps), headers: { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY } };
+    const params = paramsOfUrl(input.query);
+    requireTenant(input, params);
+    return json(await execute({ ...input, body: params }));
   },
 } satisfies HandlerMap;
