@@ -78,11 +78,11 @@ describe('Request path', () => {
     });
 
     for (const [method, path, allow] of [
-      ['DELETE', '/api/companies', 'GET, HEAD'],
-      ['PUT', '/api/auth/token', 'POST'],
-      ['DELETE', '/api/articles/5', 'GET, PUT, HEAD'],
+      ['DELETE', '/api/companies', 'GET, HEAD, OPTIONS'],
+      ['PUT', '/api/auth/token', 'POST, OPTIONS'],
+      ['DELETE', '/api/articles/5', 'GET, PUT, HEAD, OPTIONS'],
     ]) {
-      it(`When ${method} ${path} is called, Then it answers 405 with Allow: ${allow} (GET adds HEAD)`, async () => {
+      it(`When ${method} ${path} is called, Then it answers 405 with Allow: ${allow} (GET adds HEAD; OPTIONS is answered on every known path)`, async () => {
         const res = await api(h.app).request(method, path).expect(405);
         expect(res.headers.allow).to.equal(allow);
         expect(res.body).to.deep.equal({ message: `The ${method} method is not supported for ${path}. Supported methods: ${allow}.` });

@@ -70,6 +70,8 @@ describe('GET /api and GET /livez: JSON compression', () => {
     const plain = await api(h.app).get('/api').set('Accept-Encoding', 'identity').expect(200);
     expect(Buffer.byteLength(plain.text)).to.be.above(1024);
     expect(plain.headers['content-encoding']).to.equal(undefined);
+    // The copy sent as it is varies by Accept-Encoding too: a cache must not give it to a client that takes gzip.
+    expect(plain.headers.vary).to.equal('Accept-Encoding');
     for (const [accept, encoding] of [['gzip;q=0.5, br', 'br'], ['gzip, deflate', 'gzip']]) {
       const res = await api(h.app).get('/api').set('Accept-Encoding', accept!).expect(200);
       expect(res.headers['content-encoding']).to.equal(encoding);

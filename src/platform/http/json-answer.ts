@@ -13,13 +13,16 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export function writeJson(res: Response, text: string): void {
   res.setHeader('Content-Type', JSON_TYPE);
-  const encoding = text.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(res.req.headers['accept-encoding']) : undefined;
+  const compressible = text.length >= COMPRESS_MIN_BYTES;
+  // An answer that another Accept-Encoding would get compressed varies by it, also when this one
+  // goes out as it is: a cache must not hand this copy to a client that asked for gzip, or the reverse.
+  if (compressible) res.setHeader('Vary', 'Accept-Encoding');
+  const encoding = compressible ? negotiateEncoding(res.req.headers['accept-encoding']) : undefined;
   if (encoding === undefined) {
     res.setHeader('Content-Length', Buffer.byteLength(text));
     res.end(text);
     return;
   }
-  res.setHeader('Vary', 'Accept-Encoding');
   compress(text, encoding).then(
     (body) => {
       res.setHeader('Content-Encoding', encoding);

@@ -14,9 +14,11 @@ function shown(path: string): string {
   return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
+/** The methods of a known path: its operations', HEAD where it has GET, and OPTIONS, answered on every known path. */
 function allowedMethods(methods: Iterable<string>): string[] {
   const allow = [...methods];
   if (allow.includes('GET')) allow.push('HEAD');
+  allow.push('OPTIONS');
   return allow;
 }
 
@@ -28,7 +30,7 @@ export function operationLookup(router: OperationRouter): RequestHandler {
     if (!op) {
       const allow = allowedMethods(match.methods.keys());
       if (req.method === 'OPTIONS') {
-        res.setHeader('Allow', [...allow, 'OPTIONS'].join(', '));
+        res.setHeader('Allow', allow.join(', '));
         res.status(204).end();
         return;
       }
