@@ -6,6 +6,7 @@ import { migrateLatest, migrateTo, migrationSource, rollbackAll } from '../db/mi
 import * as build from '../db/seeds/builders.js';
 import { serviceRunEnd } from '../db/migrations/008_article_id_sequence.js';
 import { insertReturningId } from '../src/platform/db/database.js';
+import { hashPassword, verifyPassword } from '../src/components/auth/passwords.js';
 import { testEnv } from './helpers/test-env.js';
 
 const TABLES = [
@@ -104,6 +105,38 @@ describe('Migrations', () => {
         const [rows] = (await db.raw("SELECT COUNT(*) AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME = 'utf8mb4_bin'")) as [Array<{ n: number }>];
         expect(Number(rows[0]!.n), 'padded binary columns left').to.equal(0);
       }
+    });
+  });
+
+  describe('017: users can be deactivated', () => {
+    let old: TestDatabase;
+
+    before(async () => {
+      old = await createScratchDatabase();
+      await migrateTo(old.db, '017_user_deactivation');
+    });
+
+    after(async () => {
+      await old?.close();
+    });
+
+    it('When it is rolled back and migrated again, Then a deactivated user stays locked out throughout (its hash behind a prefix no password verifies) and comes back deactivated with its password', async () => {
+      const db = old.db;
+      const hash = await hashPassword('long enough');
+      const user = (email: string) => ({ name: email, email, password_hash: hash });
+      const gone = await build.insertUser(db, user('gone@example.test'));
+      const kept = await build.insertUser(db, user('kept@example.test'));
+      await db('users').where('id', gone).update({ deactivated_at: '2026-01-01 00:00:00.000000' });
+      const hashOf = async (id: number) => (await db('users').where('id', id).first('password_hash')).password_hash as string;
+
+      await db.migrate.down({ migrationSource });
+      expect(await db.schema.hasColumn('users', 'deactivated_at')).to.equal(false);
+      expect(await verifyPassword('long enough', await hashOf(gone))).to.equal(false);
+      expect(await hashOf(kept)).to.equal(hash);
+
+      await migrateLatest(db);
+      const rows = await db('users').whereIn('id', [gone, kept]).orderBy('id').select('id', 'password_hash', 'deactivated_at');
+      expect(rows.map((r) => [r.password_hash, r.deactivated_at === null])).to.deep.equal([[hash, false], [hash, true]]);
     });
   });
 

@@ -19,6 +19,7 @@ import * as m013 from './013_inventory.js';
 import * as m014 from './014_lots.js';
 import * as m015 from './015_outbox_waiting_index.js';
 import * as m016 from './016_codes_compare_exactly.js';
+import * as m017 from './017_user_deactivation.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -37,6 +38,7 @@ const migrations: Record<string, Knex.Migration> = {
   '014_lots': m014,
   '015_outbox_waiting_index': m015,
   '016_codes_compare_exactly': m016,
+  '017_user_deactivation': m017,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -19,7 +19,7 @@ describe('CLI help and dispatch', () => {
     const text = out.join('\n');
     for (const name of [
       'create-provider', 'create-client', 'create-warehouse', 'create-partner', 'create-unit', 'create-user', 'add-member',
-      'set-module', 'list-modules', 'issue-token', 'revoke-token', 'list-deliveries', 'list-failed-events', 'requeue-failed-events', 'list-companies', 'help',
+      'set-module', 'list-modules', 'issue-token', 'revoke-token', 'deactivate-user', 'activate-user', 'remove-member', 'list-deliveries', 'list-failed-events', 'requeue-failed-events', 'list-companies', 'help',
     ]) {
       expect(text).to.match(new RegExp(`^  ${name}\\b`, 'm'));
     }

@@ -141,6 +141,21 @@ describe('Auth caches of two instances kept in step through Redis', function () 
     for (const i of [a, b]) await answers(() => get(i, user.token), 401);
   });
 
+  it('When the CLI deactivates a user, Then both instances refuse its tokens within 1 s', async () => {
+    const user = await operator();
+    await cached(user);
+    await cli('deactivate-user', '--user', user.email);
+    for (const i of [a, b]) await answers(() => get(i, user.token), 401);
+  });
+
+  it('When the CLI removes a membership, Then both instances refuse that company within 1 s and still serve the other', async () => {
+    const user = await createUser(db, { memberships: [[world.client.id, 'operator'], [world.otherClient.id, 'operator']] });
+    await cached(user);
+    await cli('remove-member', '--user', user.email, '--company', String(world.client.id), '--primary', String(world.otherClient.id));
+    for (const i of [a, b]) await answers(() => get(i, user.token), 403);
+    for (const i of [a, b]) await api(i.app, { token: user.token, company: world.otherClient.id }).get('/api/articles').expect(200);
+  });
+
   it('When the CLI creates a client, Then it announces the provider (whose members now reach one more client)', async () => {
     const seen: unknown[] = [];
     const code = await runCli(['create-client', '--provider', String(world.provider.id), '--name', unique('Late client ')], {

@@ -1,5 +1,6 @@
 /** Every command of the operator CLI, in the order a provider uses them (and `help` lists them). */
 import type { AnyCommand } from '../command.js';
+import { accountCommands } from './accounts.js';
 import { companyCommands } from './companies.js';
 import { moduleCommands } from './modules.js';
 import { referenceCommands } from './reference.js';
@@ -15,5 +16,6 @@ export const COMMANDS: readonly AnyCommand[] = [
   ...userCommands,
   ...moduleCommands,
   ...tokenCommands,
+  ...accountCommands,
   ...webhookCommands,
 ];

@@ -16,6 +16,7 @@ export const issueToken = defineCommand({
   },
   async run(db, o, out) {
     const user = await requireUser(db, o.user);
+    if (user.deactivated_at !== null) throw new UsageError(`--user ${user.email}: the user is deactivated, so the API would refuse the token; activate-user --user ${user.email} first.`);
     const token = generateToken();
     const name = o.name ?? 'cli';
     const id = await insertToken(db, user.id, name, hashToken(token));

@@ -10,9 +10,11 @@ export interface UserRow {
   password_hash: string;
   is_super_admin: boolean;
   primary_company_id: number | null;
+  /** When deactivate-user locked the user out (its login refused, its tokens revoked); null while it may log in. */
+  deactivated_at: string | Date | null;
 }
 
-interface TokenUserRow extends Omit<UserRow, 'password_hash'> {
+interface TokenUserRow extends Omit<UserRow, 'password_hash' | 'deactivated_at'> {
   token_id: number;
   token_hash: string;
 }
@@ -27,7 +29,7 @@ function toUser<T extends { is_super_admin: unknown; primary_company_id: unknown
 
 export async function findUserByEmail(tx: Knex, email: string): Promise<UserRow | undefined> {
   const row = await tx('users')
-    .select('id', 'name', 'email', 'password_hash', 'is_super_admin', 'primary_company_id')
+    .select('id', 'name', 'email', 'password_hash', 'is_super_admin', 'primary_company_id', 'deactivated_at')
     .where('email', email)
     .first();
   return row ? toUser(row as UserRow) : undefined;
@@ -42,13 +44,17 @@ export async function insertToken(tx: Knex, userId: number, name: string, tokenH
   });
 }
 
-/** The user of an unrevoked token with this hash. */
+/**
+ * The user of an unrevoked token with this hash, unless the user is deactivated (deactivation
+ * revokes its tokens; this also refuses one minted by a login that raced it).
+ */
 export async function findActiveTokenUser(tx: Knex, tokenHash: string): Promise<TokenUserRow | undefined> {
   const row = await tx('personal_access_tokens as t')
     .join('users as u', 'u.id', 't.user_id')
     .select('t.id as token_id', 't.token_hash', 'u.id', 'u.name', 'u.email', 'u.is_super_admin', 'u.primary_company_id')
     .where('t.token_hash', tokenHash)
     .whereNull('t.revoked_at')
+    .whereNull('u.deactivated_at')
     .first();
   return row ? toUser(row as TokenUserRow) : undefined;
 }
@@ -90,4 +96,16 @@ export async function findTokenByHash(tx: Knex, tokenHash: string): Promise<Toke
 /** Revokes every unrevoked token of the user; answers how many. */
 export async function revokeTokensOf(tx: Knex, userId: number): Promise<number> {
   return tx('personal_access_tokens').where('user_id', userId).whereNull('revoked_at').update({ revoked_at: nowDb() });
+}
+
+/** Sets (a time) or clears (null) the user's deactivated_at, if it is not so already; answers whether it changed. */
+export async function setDeactivatedAt(tx: Knex, userId: number, at: string | null): Promise<boolean> {
+  const query = tx('users').where('id', userId);
+  if (at === null) query.whereNotNull('deactivated_at');
+  else query.whereNull('deactivated_at');
+  return (await query.update({ deactivated_at: at, updated_at: nowDb() })) === 1;
+}
+
+export async function setPrimaryCompany(tx: Knex, userId: number, companyId: number): Promise<void> {
+  await tx('users').where('id', userId).update({ primary_company_id: companyId, updated_at: nowDb() });
 }

@@ -29,7 +29,8 @@ export async function issueToken(
 ): Promise<IssuedToken> {
   const user = await repository.findUserByEmail(db, input.email.trim().toLowerCase());
   const matches = await checks.run(async () => verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash())));
-  if (!user || !matches) throw new InputError({ email: [messages.badCredentials] }, messages.badCredentials);
+  // A deactivated user is refused after the same password check, with the same answer: no oracle of the account's state.
+  if (!user || !matches || user.deactivated_at !== null) throw new InputError({ email: [messages.badCredentials] }, messages.badCredentials);
   const token = generateToken();
   await repository.insertToken(db, user.id, input.device_name?.trim() || 'api', hashToken(token));
   return { token, user: { id: user.id, name: user.name, email: user.email } };
