@@ -3,6 +3,7 @@
  * parseOptions turns the arguments into checked values or one UsageError line saying what to fix.
  */
 import { parseArgs } from 'node:util';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 /** A mistake of the operator: exit code 2 and this one line on stderr. */
 export class UsageError extends Error {
@@ -67,7 +68,12 @@ export function usageOf(key: string, spec: OptionSpec): string {
   }
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The API's email check (the document's `format: email`, ajv-formats' full one, as the request
+ * validator applies it), so the CLI never makes a user whose login the API refuses (`josé@…` was
+ * created here and then could not log in).
+ */
+const isEmail = fullFormats.email as RegExp;
 
 function convert(flag: string, spec: Exclude<OptionSpec, { kind: 'flag' }>, raw: string): unknown {
   const value = raw.trim();
@@ -89,7 +95,7 @@ function convert(flag: string, spec: Exclude<OptionSpec, { kind: 'flag' }>, raw:
       if (value !== 'true' && value !== 'false') throw new UsageError(`${flag} must be true or false (got "${raw}").`);
       return value === 'true';
     case 'email':
-      if (!EMAIL.test(value) || value.length > 255) throw new UsageError(`${flag} must be an email address (got "${raw}").`);
+      if (!isEmail.test(value) || value.length > 255) throw new UsageError(`${flag} must be an email address (got "${raw}").`);
       return value.toLowerCase();
     case 'text':
       if (value.length < (spec.min ?? 1)) {
