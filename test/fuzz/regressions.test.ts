@@ -43,7 +43,9 @@ describe('Fuzz findings', () => {
       for (const path of ['/api/articles', '/api/stock', '/api/partners']) {
         it(`When ${path} is asked for page ${page}, Then it answers 422 naming page`, async () => {
           const res = await world.as('operator').get(`${path}?page=${page}&per_page=100`).expect(422);
-          expect(res.body.errors).to.deep.equal({ page: ['The page field must not be greater than 2147483647.'] });
+          // A numeral with an exponent is no integer as sent, whatever it is worth (decimal digits only).
+          const expected = page.includes('e') ? 'The page field must be an integer.' : 'The page field must not be greater than 2147483647.';
+          expect(res.body.errors).to.deep.equal({ page: [expected] });
         });
       }
     }

@@ -51,7 +51,8 @@ export function nonDecimalIntegers(req: Request): ValidatorErrorItem[] {
   const found: ValidatorErrorItem[] = [];
   for (const p of integers) {
     const sent: unknown = p.in === 'path' ? (req as RequestWithOpenApi).openapi?.pathParams?.[p.name] : (req.query as Record<string, unknown>)[p.name];
-    if (sent === undefined) continue;
+    // A one-value parameter sent more than once is refused as such (repeated-parameters.ts).
+    if (sent === undefined || (Array.isArray(sent) && !p.list)) continue;
     const values = (Array.isArray(sent) ? sent : [sent]).flatMap((v) => (p.list && typeof v === 'string' ? v.split(',') : [v]));
     // An empty value has the validator's own message (leave it out).
     if (values.every((v) => typeof v === 'string' && (v === '' || DECIMAL.test(v)))) continue;

@@ -13,6 +13,7 @@ import type { OpenApiDocument } from '../openapi/document.js';
 import { acceptReservedInFreeText, type ParameterNode } from '../openapi/free-text.js';
 import type { RequestWithOpenApi } from './request-context.js';
 import { nonDecimalIntegers } from './integer-parameters.js';
+import { repeatedParameters } from './repeated-parameters.js';
 import { unpairedSurrogates } from './unpaired-surrogates.js';
 import type { ValidatorErrorItem } from './validation-errors.js';
 
@@ -95,13 +96,16 @@ function forRequestValidation(document: OpenApiDocument): OpenApiDocument {
  */
 const CALENDAR_FORMATS = { date: fullFormats.date, 'date-time': fullFormats['date-time'] };
 
-/** The validator's error with `items` added (those on a path it already reports left out), or a new one of them. */
+/**
+ * The validator's error with `items` added, or a new one of them. An item replaces what the
+ * validator says about the same field: it read the value after the parser and its own coercion
+ * had changed it (` ` read as 0 "must be at least 1", `page=1&page=2` as a list "must be an integer").
+ */
 function withProblems(error: unknown, items: ValidatorErrorItem[]): unknown {
   if (error === undefined) return new OpenApiValidator.error.BadRequest({ path: items[0]!.path!, message: 'request is invalid', errors: items as never });
   if (!(error instanceof OpenApiValidator.error.BadRequest)) return error;
-  const reported = error.errors ?? [];
-  const paths = new Set<string | undefined>(reported.map((e) => e.path));
-  error.errors = [...reported, ...items.filter((item) => !paths.has(item.path))] as never;
+  const paths = new Set<string | undefined>(items.map((item) => item.path));
+  error.errors = [...(error.errors ?? []).filter((e) => !paths.has(e.path)), ...items] as never;
   return error;
 }
 
@@ -122,7 +126,7 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
     if (refused) throw refused;
     readAbsentBodyAsEmpty(req);
     // Read before the validator coerces the parameters.
-    const problems = [...nonDecimalIntegers(req), ...unpairedSurrogates(req.body)];
+    const problems = [...repeatedParameters(req), ...nonDecimalIntegers(req), ...unpairedSurrogates(req.body)];
     return validate(req, res, (error?: unknown) => {
       if (problems.length > 0) return next(withProblems(error, problems));
       return error ? next(error) : next(infiniteParameter(req));

@@ -1,0 +1,50 @@
+/**
+ * What the request path makes of query and path parameters as sent by hand: a one-value parameter
+ * sent twice, integers in forms other than decimal digits, times and dates in the wrong shape. Each
+ * is a 422 on the parameter saying what to send instead.
+ */
+import { harness, type Harness } from '../helpers/harness.js';
+import { createWorld, type World } from '../helpers/factories.js';
+
+const INVALID = 'The given data was invalid.';
+
+describe('Request path: query and path parameters', () => {
+  let h: Harness;
+  let world: World;
+
+  before(async () => {
+    h = await harness();
+    world = await createWorld(h.app, h.db);
+  });
+
+  const refused = async (path: string, errors: Record<string, string[]>): Promise<void> => {
+    await world.as('operator').get(path).expect(422, { message: INVALID, errors });
+  };
+
+  describe('A one-value parameter sent more than once', () => {
+    const T = '2026-01-01T00:00:00Z';
+    for (const [name, path, times] of [
+      ['page', '/api/companies?page=1&page=2', 2],
+      ['updated_since', `/api/articles/sync?updated_since=${T}&updated_since=2026-01-02T00:00:00Z`, 2],
+      ['at', `/api/stock/as-of?at=${T}&at=${T}&at=${T}`, 3],
+      ['expires_before', '/api/stock?expires_before=2027-01-01&expires_before=2027-02-01', 2],
+      ['search', '/api/articles?search=a&search=b', 2],
+    ] as const) {
+      it(`When ${name} is sent ${times} times, Then it is a 422 on ${name} saying to send it once`, async () => {
+        await refused(path, { [name]: [`The ${name} field must be sent once; it was sent ${times} times.`] });
+      });
+    }
+
+    it('When a repeated parameter also has a bad value, Then it is named once, as repeated, beside the other problems', async () => {
+      await refused('/api/companies?page=1&page=0x2&per_page=101', {
+        page: ['The page field must be sent once; it was sent 2 times.'],
+        per_page: ['The per_page field must not be greater than 100.'],
+      });
+    });
+
+    it('When a list parameter is repeated or comma-separated, Then it is still read as a list', async () => {
+      await world.as('operator').get('/api/stock?article_id=1&article_id=2').expect(200);
+      await world.as('operator').get('/api/stock?article_id=1,2&article_code=A&article_code=B').expect(200);
+    });
+  });
+});
