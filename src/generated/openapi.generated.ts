@@ -1781,9 +1781,9 @@ export interface components {
             errors: components["schemas"]["FieldErrors"];
         };
         /**
-         * @description A company id as HTTP sends it, in a header: decimal digits with no sign, no leading zero and
-         *     no spaces, from 1 to 2147483647 (a larger number answers `422`). Typed as a string because a
-         *     header is text; send the id's digits (`'2'`).
+         * @description A company id as HTTP sends it, in a header: decimal digits with no sign and no spaces, from 1
+         *     to 2147483647 (a larger number answers `422`); leading zeros are read as in every integer
+         *     parameter (`02` is 2). Typed as a string because a header is text; send the id's digits (`'2'`).
          * @example 2
          */
         CompanyIdHeader: string;

@@ -3,6 +3,7 @@
  * sent twice, integers in forms other than decimal digits, times and dates in the wrong shape. Each
  * is a 422 on the parameter saying what to send instead.
  */
+import { expect } from 'chai';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, type World } from '../helpers/factories.js';
 
@@ -46,5 +47,37 @@ describe('Request path: query and path parameters', () => {
       await world.as('operator').get('/api/stock?article_id=1&article_id=2').expect(200);
       await world.as('operator').get('/api/stock?article_id=1,2&article_code=A&article_code=B').expect(200);
     });
+  });
+
+  describe('Integers: decimal digits, leading zeros allowed, nothing else', () => {
+    for (const [what, path, name] of [
+      ['a per_page of a space', '/api/companies?per_page=%20', 'per_page'],
+      ['a per_page of a tab and spaces', '/api/companies?per_page=%09%20%20', 'per_page'],
+      ['a path id of a space', '/api/articles/%20', 'id'],
+      ['a per_page of letters', '/api/companies?per_page=abc', 'per_page'],
+    ] as const) {
+      it(`When the request has ${what}, Then it is a 422 saying it must be an integer (not read as 0, "at least 1")`, async () => {
+        await refused(path, { [name]: [`The ${name} field must be an integer.`] });
+      });
+    }
+
+    it('When a query integer, a path id and X-Company-Id have leading zeros, Then each is read as its digits say', async () => {
+      const list = await world.as('operator').get('/api/companies?per_page=05').expect(200);
+      expect(list.body.meta.per_page).to.equal(5);
+      const article = await world.as('operator').get(`/api/articles/00${world.articles.client.id}`).expect(200);
+      expect(article.body.data.id).to.equal(world.articles.client.id);
+      const read = await world.as('operator', null).get(`/api/articles/${world.articles.client.id}`).set('X-Company-Id', `0${world.client.id}`).expect(200);
+      expect(read.body.data.client_3pl_id).to.equal(world.client.id);
+      const created = await world.as('operator', null).post('/api/articles').set('X-Company-Id', `000${world.client.id}`)
+        .send({ article_code: `LZ-${world.client.id}`, description: 'Padded company', um3pl: 'BUC' }).expect(201);
+      expect(created.body.data.client_3pl_id).to.equal(world.client.id);
+    });
+
+    for (const company of ['0', '00', '+2', '2.0', '0x2']) {
+      it(`When X-Company-Id is "${company}", Then it is still a 422 on the header`, async () => {
+        const errors = { 'X-Company-Id': ['The X-Company-Id header must be a positive integer of at most 2147483647.'] };
+        await world.as('operator', null).get('/api/companies').set('X-Company-Id', company).expect(422, { message: INVALID, errors });
+      });
+    }
   });
 });

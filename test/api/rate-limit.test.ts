@@ -142,6 +142,15 @@ describe('Rate limit of data routes (x-rate-limit data)', () => {
     expect(limitHeaders(mdm, 5), 'the other integration').to.equal(4);
   });
 
+  it('When the shared ETSM token sends one company as 2, 02 and 002, Then they are one company and count together: the sixth answers 429', async () => {
+    const world = await createWorld(h.app, h.db);
+    const reception = (zeros: number) => api(h.app, { token: ETSM_TEST_TOKEN, company: `${'0'.repeat(zeros)}${world.client.id}` }).post('/api/integrations/etsm/receptions').send({});
+    const remaining = [];
+    for (let i = 0; i < 5; i++) remaining.push(limitHeaders(await reception(i % 3).expect(422), 5));
+    expect(remaining).to.deep.equal([4, 3, 2, 1, 0]);
+    tooMany(await reception(1), 5);
+  });
+
   it('When the MDM token lists a client\'s articles with a different X-Company-Id each time, Then the header opens no bucket (the listing does not take it): the sixth answers 429', async () => {
     const world = await createWorld(h.app, h.db);
     const list = (i: number) => api(h.app, { token: MDM_TEST_TOKEN, company: 900_000 + i }).get(`/api/integrations/mdm/clients/${world.client.id}/articles?limit=1`);

@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
+import { companyIdOf } from './company-id.js';
 
 /**
  * The keys of the IPv6 addresses seen lately. ipKeyGenerator parses every IPv6 address with
@@ -53,11 +54,9 @@ export function loginEmail(req: Request): string {
   return typeof email === 'string' ? email.trim().toLowerCase() : '';
 }
 
-const COMPANY_ID = /^[1-9][0-9]{0,9}$/;
-
-/** X-Company-Id when it is a company id, else '' (the tenancy step refuses other values). */
+/** The company id X-Company-Id names (`02` as 2), else '' (the tenancy step refuses other values). */
 export function companyAskedFor(req: Request): string {
   const raw = req.headers['x-company-id'];
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-  return COMPANY_ID.test(value) ? value : '';
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return String((value === undefined ? undefined : companyIdOf(value)) ?? '');
 }

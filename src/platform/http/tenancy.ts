@@ -9,18 +9,16 @@ import type { Knex } from 'knex';
 import { modulesRequired, roleAllows } from '../../kernel/access.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import { BadRequestError, ForbiddenError, InputError } from '../errors.js';
+import { companyIdOf } from './company-id.js';
 import type { AccessResolver } from '../../kernel/identity.js';
 
-const COMPANY_ID = /^[1-9][0-9]{0,9}$/;
 const HEADER = 'X-Company-Id';
 
 function companyIdFrom(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
-  const value = raw.trim();
-  if (!COMPANY_ID.test(value) || Number(value) > 2_147_483_647) {
-    throw new InputError({ [HEADER]: [`The ${HEADER} header must be a positive integer of at most 2147483647.`] });
-  }
-  return Number(value);
+  const id = companyIdOf(raw);
+  if (id === undefined) throw new InputError({ [HEADER]: [`The ${HEADER} header must be a positive integer of at most 2147483647.`] });
+  return id;
 }
 
 function companyName(scope: CompanyScope): string {
