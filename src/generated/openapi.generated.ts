@@ -3295,7 +3295,7 @@ export interface components {
             tracking_url?: string;
             /**
              * Format: date-time
-             * @description When the goods left (default now); from 2000-01-01 to at most 10 minutes ahead of the server's clock (else a 422 on this field).
+             * @description When the goods left (default now), with a UTC offset or `Z`; from 2000-01-01 to at most 10 minutes ahead of the server's clock (else a 422 on this field).
              * @example 2026-11-21T15:30:00Z
              */
             shipped_at?: string;
@@ -4455,7 +4455,7 @@ export interface components {
         HealthFormatQuery: components["schemas"]["HealthFormat"];
         /** @description The article code. */
         ArticleCode: string;
-        /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+        /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
         UpdatedSince: string;
         /** @description Only rows of this lot (compared exactly). */
         LotFilter: string;
@@ -5312,7 +5312,7 @@ export interface operations {
     syncArticles: {
         parameters: {
             query?: {
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
                 /** @description The last article id you have seen (0 to start). */
                 cursor?: number;
@@ -5497,7 +5497,7 @@ export interface operations {
                 warehouse_id?: number;
                 reason?: components["schemas"]["StockAdjustmentReason"];
                 internal_code?: string;
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -5658,7 +5658,7 @@ export interface operations {
                 /** @description Only the transfers with a line from or to this warehouse. */
                 warehouse_id?: number;
                 internal_code?: string;
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -5822,9 +5822,9 @@ export interface operations {
                 cause?: components["schemas"]["MovementCause"];
                 /** @description Only rows of this lot (compared exactly). */
                 lot?: components["parameters"]["LotFilter"];
-                /** @description Only movements created at or after this time. A `+` offset may be sent unencoded. */
+                /** @description Only movements created at or after this time, with a UTC offset or `Z` (`2026-10-01T00:00:00Z`). A `+` offset may be sent unencoded. */
                 since?: string;
-                /** @description Only movements created at or before this time. A `+` offset may be sent unencoded. */
+                /** @description Only movements created at or before this time, with a UTC offset or `Z` (`2026-10-31T23:59:59Z`). A `+` offset may be sent unencoded. */
                 until?: string;
             };
             header?: {
@@ -5863,7 +5863,7 @@ export interface operations {
     listStockAsOf: {
         parameters: {
             query: {
-                /** @description The instant (ISO 8601 date-time; a `+` offset may be sent unencoded). */
+                /** @description The instant (ISO 8601 date-time with a UTC offset or `Z`; a `+` offset may be sent unencoded). */
                 at: string;
                 /** @description The page to return, from 1 (at most 2147483647). */
                 page?: components["parameters"]["Page"];
@@ -5930,7 +5930,7 @@ export interface operations {
                 lot?: components["parameters"]["LotFilter"];
                 /** @description Only rows with an expiry date before this day (rows without an expiry date are left out). */
                 expires_before?: components["parameters"]["ExpiresBefore"];
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -5976,7 +5976,7 @@ export interface operations {
                 status?: components["schemas"]["PurchaseOrderStatus"];
                 partner_id?: number;
                 internal_code?: string;
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -6180,7 +6180,7 @@ export interface operations {
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
                 purchase_order_id?: number;
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -6380,7 +6380,7 @@ export interface operations {
                 status?: components["schemas"]["SalesOrderStatus"];
                 partner_id?: number;
                 internal_code?: string;
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -6897,7 +6897,7 @@ export interface operations {
                 sales_order_id?: number;
                 /** @description Only the shipments with this tracking number (exact, case-sensitive). */
                 tracking_number?: string;
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {
@@ -6982,7 +6982,7 @@ export interface operations {
                 per_page?: number;
                 /** @description Only the returns against this sales order. */
                 sales_order_id?: number;
-                /** @description Only rows updated at or after this time (inclusive). A `+` offset may be sent unencoded. */
+                /** @description Only rows updated at or after this time (inclusive), an ISO 8601 date-time with a UTC offset or `Z` (`2026-11-21T10:00:00Z`; a time without one is refused). A `+` offset may be sent unencoded. */
                 updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: {

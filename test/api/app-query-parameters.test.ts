@@ -80,4 +80,24 @@ describe('Request path: query and path parameters', () => {
       });
     }
   });
+
+  describe('Times without a UTC offset', () => {
+    const expected = (name: string) => [`The ${name} field must be an ISO 8601 date-time with a UTC offset or Z, such as 2026-11-21T10:00:00Z.`];
+    for (const [name, path] of [
+      ['updated_since', '/api/articles/sync?updated_since=2026-01-01T00:00:00'],
+      ['updated_since', '/api/sales-orders?updated_since=2026-01-01T00:00:00.5'],
+      ['at', '/api/stock/as-of?at=2026-01-01T00:00:00'],
+      ['since', '/api/stock/movements?since=2026-01-01T00:00:00'],
+      ['until', '/api/stock/movements?until=2026-01-01T00:00:00'],
+    ] as const) {
+      it(`When ${name} is a local time (${path.split('=')[1]}), Then the 422 says it needs a UTC offset or Z`, async () => {
+        await refused(path, { [name]: expected(name) });
+      });
+    }
+
+    it('When a shipment\'s shipped_at is a local time, Then the 422 on shipped_at says it needs a UTC offset or Z', async () => {
+      const res = await world.as('operator').post('/api/sales-orders/999999/shipments').send({ carrier: 'DHL', shipped_at: '2026-11-21T10:00:00' }).expect(422);
+      expect(res.body.errors.shipped_at).to.deep.equal(expected('shipped_at'));
+    });
+  });
 });

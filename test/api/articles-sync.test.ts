@@ -117,8 +117,8 @@ describe('GET /api/articles/sync', () => {
     ['a negative cursor', 'cursor=-1', { cursor: ['The cursor field must be at least 0.'] }],
     ['per_page=501', 'per_page=501', { per_page: ['The per_page field must not be greater than 500.'] }],
     ['per_page=0', 'per_page=0', { per_page: ['The per_page field must be at least 1.'] }],
-    ['an updated_since that is not a date-time', 'updated_since=yesterday', { updated_since: ['The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'] }],
-    ['an impossible date', 'updated_since=2026-02-30T00:00:00Z', { updated_since: ['The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'] }],
+    ['an updated_since that is not a date-time', 'updated_since=yesterday', { updated_since: ['The updated_since field must be an ISO 8601 date-time with a UTC offset or Z, such as 2026-11-21T10:00:00Z.'] }],
+    ['an impossible date', 'updated_since=2026-02-30T00:00:00Z', { updated_since: ['The updated_since field must be an ISO 8601 date-time with a UTC offset or Z, such as 2026-11-21T10:00:00Z.'] }],
     ['an unknown parameter', 'page=2', { page: ['The page field is not allowed.'] }],
     // In UTC the year 10000: its stored text would sort before every time, and every article come.
     ['an updated_since past the year 9999 in UTC', 'updated_since=9999-12-31T23:59:59-01:00', { updated_since: ['The updated_since field must be a time of the years 0000 to 9999 in UTC.'] }],

@@ -87,7 +87,7 @@ describe('GET /api/purchase-orders', () => {
     expect(ids(await list('?updated_since=2019-12-31T23:00:00Z'))).to.deep.equal(clientIds());
     expect(ids(await list('?updated_since=2100-01-01T00:00:00Z'))).to.deep.equal([]);
     const res = await world.as('viewer').get('/api/purchase-orders?updated_since=yesterday').expect(422);
-    expect(res.body.errors).to.deep.equal({ updated_since: ['The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'] });
+    expect(res.body.errors).to.deep.equal({ updated_since: ['The updated_since field must be an ISO 8601 date-time with a UTC offset or Z, such as 2026-11-21T10:00:00Z.'] });
   });
 
   it('When filters are combined, Then an order must match all of them', async () => {

@@ -66,7 +66,7 @@ describe('GET /api/receptions', () => {
     expect(ids(await list(`?updated_since=2019-01-01T00:00:00Z&purchase_order_id=${poA.id}`))).to.deep.equal([r.a2.id, r.a1.id]);
     expect(ids(await list('?updated_since=2100-01-01T00:00:00Z'))).to.deep.equal([]);
     const bad = await world.as('viewer').get('/api/receptions?updated_since=2026-02-30T00:00:00Z').expect(422);
-    expect(bad.body.errors).to.deep.equal({ updated_since: ['The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.'] });
+    expect(bad.body.errors).to.deep.equal({ updated_since: ['The updated_since field must be an ISO 8601 date-time with a UTC offset or Z, such as 2026-11-21T10:00:00Z.'] });
   });
 
   it('When paging, Then meta and links follow the paginator', async () => {

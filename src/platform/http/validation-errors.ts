@@ -4,6 +4,7 @@
  * sentences that say what to fix.
  */
 import type { FieldErrors } from '../errors.js';
+import { DATE_TIME_EXPECTED } from '../input-time.js';
 import { readDocument, type Parameter } from '../openapi/document.js';
 
 export interface ValidatorErrorItem {
@@ -119,7 +120,7 @@ function sentence(field: string, keyword: string, message: string, parameter?: P
       return `The ${field} field does not have an allowed type.`;
     case 'format':
       if (message.includes('"email"')) return `The ${field} field must be a valid email address.`;
-      if (message.includes('"date-time"')) return `The ${field} field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.`;
+      if (message.includes('"date-time"')) return `The ${field} field must be ${DATE_TIME_EXPECTED}.`;
       if (message.includes('"date"')) return `The ${field} field must be a date (YYYY-MM-DD) that exists, such as 2027-03-31.`;
       if (message.includes('"int32"')) return `The ${field} field must be a 32-bit integer (at most 2147483647).`;
       return `The ${field} field ${message}.`;

@@ -77,7 +77,7 @@ describe('toFieldErrors', () => {
         'format',
         '/query/updated_since',
         'must match format "date-time"',
-        'The updated_since field must be an ISO 8601 date-time, such as 2026-11-21T10:00:00Z.',
+        'The updated_since field must be an ISO 8601 date-time with a UTC offset or Z, such as 2026-11-21T10:00:00Z.',
       ],
       ['format', '/body/url', 'must match format "uri"', 'The url field must match format "uri".'],
       ['enum', '/query/format', 'must be equal to one of the allowed values: json, prometheus', 'The format field must be one of: json, prometheus.'],
