@@ -100,4 +100,14 @@ describe('Request path: query and path parameters', () => {
       expect(res.body.errors.shipped_at).to.deep.equal(expected('shipped_at'));
     });
   });
+
+  describe('A date where a date-time was sent (reserved characters in a value that cannot hold them)', () => {
+    const expected = { expires_before: ['The expires_before field must be a date (YYYY-MM-DD) that exists, such as 2027-03-31.'] };
+    for (const path of ['/api/stock?expires_before=2027-01-01T00:00:00Z', '/api/stock/as-of?at=2026-11-21T10:00:00Z&expires_before=2027-01-01T00:00:00Z']) {
+      it(`When ${path.split('?')[0]} gets expires_before=2027-01-01T00:00:00Z unencoded, Then the 422 says it must be a date, as it does encoded`, async () => {
+        await refused(path, expected);
+        await refused(path.replace('expires_before=2027-01-01T00:00:00Z', 'expires_before=2027-01-01T00%3A00%3A00Z'), expected);
+      });
+    }
+  });
 });

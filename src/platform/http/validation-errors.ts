@@ -66,7 +66,18 @@ function reword(message: string): string {
   return message;
 }
 
-type ParameterSchema = { type?: string; enum?: unknown[]; $ref?: string; items?: ParameterSchema };
+type ParameterSchema = { type?: string; format?: string; enum?: unknown[]; $ref?: string; items?: ParameterSchema };
+
+/** What a value of each checked format must be (ajv names the format in quotes: `must match format "date"`). */
+const FORMATS: Record<string, string> = {
+  email: 'must be a valid email address',
+  'date-time': `must be ${DATE_TIME_EXPECTED}`,
+  date: 'must be a date (YYYY-MM-DD) that exists, such as 2027-03-31',
+  int32: 'must be a 32-bit integer (at most 2147483647)',
+};
+
+/** Formats none of whose values holds a reserved character (`: / ? # …`): one that does is simply not of the format. */
+const WITHOUT_RESERVED = new Set(['date']);
 
 /** A schema with its $ref resolved in the document. */
 function resolved(schema: ParameterSchema | undefined): ParameterSchema | undefined {
@@ -85,6 +96,7 @@ function mustBe(parameter: Parameter | undefined): string | undefined {
     return undefined;
   }
   if (schema?.enum) return `must be one of: ${schema.enum.join(', ')}`;
+  if (schema?.format && WITHOUT_RESERVED.has(schema.format)) return FORMATS[schema.format];
   if (schema?.type && schema.type !== 'string') return `must be ${TYPE_NAMES[schema.type] ?? schema.type}`;
   return undefined;
 }
@@ -99,7 +111,8 @@ function validatorSentence(field: string, message: string, parameter: Parameter 
   if (/^Unknown query parameter /.test(message)) return `The ${field} field is not allowed.`;
   if (/^Empty value found for query parameter /.test(message)) return `The ${field} field must not be empty${parameter?.required ? '' : '; leave it out instead'}.`;
   if (/^Parameter '.*' must be url encoded/.test(message)) {
-    // A list (8,9) or a value with reserved characters: for a number or a choice it is simply not one.
+    // A list (8,9) or a value with reserved characters: for a number, a choice or a date it is
+    // simply not one (`expires_before=2027-01-01T00:00:00Z` is no date, whether encoded or not).
     const expected = mustBe(parameter);
     if (expected) return `The ${field} field ${expected}.`;
     return `The ${field} field must percent-encode the reserved characters : / ? # [ ] @ ! $ & ' ( ) * + , ; = it contains.`;
@@ -118,12 +131,10 @@ function sentence(field: string, keyword: string, message: string, parameter?: P
     case 'anyOf':
     case 'oneOf':
       return `The ${field} field does not have an allowed type.`;
-    case 'format':
-      if (message.includes('"email"')) return `The ${field} field must be a valid email address.`;
-      if (message.includes('"date-time"')) return `The ${field} field must be ${DATE_TIME_EXPECTED}.`;
-      if (message.includes('"date"')) return `The ${field} field must be a date (YYYY-MM-DD) that exists, such as 2027-03-31.`;
-      if (message.includes('"int32"')) return `The ${field} field must be a 32-bit integer (at most 2147483647).`;
-      return `The ${field} field ${message}.`;
+    case 'format': {
+      const format = Object.keys(FORMATS).find((name) => message.includes(`"${name}"`));
+      return `The ${field} field ${format ? FORMATS[format] : message}.`;
+    }
     default:
       // ajv's phrases ("must be integer") name no subject; the validator's own messages are sentences.
       return message.startsWith('must ') ? `The ${field} field ${reword(message)}.` : `${message.replace(/\.+$/, '')}.`;

@@ -9,6 +9,7 @@ const PARAMETERS: Parameter[] = [
   { name: 'article_id', in: 'query', schema: { type: 'integer' } },
   { name: 'stock_type', in: 'query', schema: { $ref: '#/components/schemas/StockType' } },
   { name: 'code', in: 'query', schema: { type: 'string' } },
+  { name: 'expires_before', in: 'query', schema: { type: 'string', format: 'date' } },
   { name: 'article_ids', in: 'query', schema: { type: 'array', items: { type: 'integer' } } },
   { name: 'types', in: 'query', schema: { type: 'array', items: { $ref: '#/components/schemas/StockType' } } },
 ];
@@ -124,12 +125,13 @@ describe('toFieldErrors', () => {
       });
     });
 
-    it('When a query value has reserved characters (a list, 8,9), Then it says what the value must be: an integer, one of the choices, or percent-encoded', () => {
+    it('When a query value has reserved characters (a list, 8,9), Then it says what the value must be: an integer, one of the choices, a date, or percent-encoded', () => {
       // express-openapi-validator throws this, without an errorCode, for ?article_id=8,9.
       const raw = (name: string) => ({ path: `/query/${name}`, message: `Parameter '${name}' must be url encoded. Its value may not contain reserved characters.` });
-      expect(toFieldErrors([raw('article_id'), raw('stock_type'), raw('code')], PARAMETERS)).to.deep.equal({
+      expect(toFieldErrors([raw('article_id'), raw('stock_type'), raw('expires_before'), raw('code')], PARAMETERS)).to.deep.equal({
         article_id: ['The article_id field must be an integer.'],
         stock_type: ['The stock_type field must be one of: STOC_OK, STOC_DEFECT, STOC_QUARANTINE.'],
+        expires_before: ['The expires_before field must be a date (YYYY-MM-DD) that exists, such as 2027-03-31.'],
         code: ["The code field must percent-encode the reserved characters : / ? # [ ] @ ! $ & ' ( ) * + , ; = it contains."],
       });
     });
