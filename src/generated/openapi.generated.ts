@@ -4141,7 +4141,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The request body is not `application/json`, or is compressed with a `Content-Encoding` other than gzip, deflate or br. */
+        /** @description The request body is not `application/json`, names a charset other than UTF-8 (`utf-8`, `utf8`, or its subset `us-ascii`; or send no charset), or is compressed with a `Content-Encoding` other than gzip (also named x-gzip), deflate or br. */
         UnsupportedMediaTypeRateLimited: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

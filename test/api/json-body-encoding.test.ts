@@ -1,7 +1,8 @@
 /**
- * Compressed request bodies (src/platform/http/json-body.ts): gzip, deflate and br are read; bytes
- * that are not what their Content-Encoding says are a 400 and an encoding we do not take a 415, on
- * every operation that reads a body, before any token is looked at; never a 500 or an error line.
+ * Compressed request bodies (src/platform/http/json-body.ts): gzip (also as x-gzip), deflate and br
+ * are read; bytes that are not what their Content-Encoding says are a 400 and an encoding we do not
+ * take a 415, on every operation that reads a body, before any token is looked at; never a 500 or
+ * an error line.
  */
 import { expect } from 'chai';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -63,7 +64,7 @@ describe('Request bodies with a Content-Encoding', () => {
     expect(res.body).to.deep.equal({ message: 'The Content-Encoding compress is not supported: send the body uncompressed, or compressed with gzip, deflate or br.' });
   });
 
-  for (const [encoding, compress] of [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
+  for (const [encoding, compress] of [['gzip', gzipSync], ['x-gzip', gzipSync], ['X-GZIP', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
     it(`When the body really is ${encoding}, Then it is read: the login succeeds`, async () => {
       const user = await createUser(h.db);
       const body = compress(Buffer.from(JSON.stringify({ email: user.email, password: TEST_PASSWORD })));

@@ -1,9 +1,11 @@
 /**
  * Step 3: JSON bodies up to 1 MiB, sent as they are or compressed (`Content-Encoding` gzip, deflate
- * or br). Malformed JSON answers 400 and a larger body 413 (error-handler.ts); so do bytes that are
- * not what their Content-Encoding says (400) and an encoding we do not take (415), right after the
- * rate limits (which count it), before any token is looked at. A body the client stopped sending
- * half-way is a 400 nobody reads (the connection is gone), not a server error. GET and HEAD bodies are never read (no operation of the
+ * or br; x-gzip is gzip, as RFC 9110 8.4.1.3 asks), in UTF-8 (no charset, `charset=utf-8`, its
+ * alias `utf8`, or its subset `us-ascii`). Malformed JSON answers 400 and a larger body 413
+ * (error-handler.ts); so do bytes that are not what their Content-Encoding says (400) and an
+ * encoding or charset we do not take (415), right after the rate limits (which count it), before
+ * any token is looked at. A body the client stopped sending half-way is a 400 nobody reads (the
+ * connection is gone), not a server error. GET and HEAD bodies are never read (no operation of the
  * document takes one, and the document declares no 400 or 413 for them).
  */
 import express from 'express';
@@ -12,12 +14,15 @@ import { BadRequestError, UnsupportedMediaTypeError } from '../errors.js';
 
 export const BODY_LIMIT = '1mb';
 
-/** body-parser's own error for a charset it does not take: the error handler answers it 415. */
-const CHARSET_REFUSED = Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported', status: 415 });
+const shown = (value: string): string => (value.length > 40 ? `${value.slice(0, 40)}…` : value);
 
 function contentEncoding(req: Request): string {
-  const value = req.headers['content-encoding'] ?? 'identity';
-  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  return shown(req.headers['content-encoding'] ?? 'identity');
+}
+
+/** x-gzip as gzip (RFC 9110 8.4.1.3: a recipient SHOULD treat it so), before body-parser reads the header. */
+function readXGzipAsGzip(req: Request): void {
+  if (req.headers['content-encoding']?.trim().toLowerCase() === 'x-gzip') req.headers['content-encoding'] = 'gzip';
 }
 
 /** zlib's errors (gzip, deflate: Z_DATA_ERROR, Z_BUF_ERROR, …; br: ERR__ERROR_FORMAT_…, ERR_BROTLI_…). */
@@ -41,14 +46,25 @@ function bodyError(req: Request, error: unknown): unknown {
   return error;
 }
 
+const CHARSET = /(;\s*charset\s*=\s*)"?([^";\s]+)"?/i;
+/** UTF-8 by its name, its common alias, and US-ASCII, a subset of it. */
+const UTF8_NAMES = new Set(['utf-8', 'utf8', 'us-ascii']);
+
 /**
- * The charset a JSON body names, when it names one other than UTF-8: body-parser refuses only
+ * The 415 for a JSON body said to be in a charset other than UTF-8, or undefined; a name of UTF-8
+ * is rewritten `utf-8` for body-parser, which takes only that name. body-parser refuses only
  * charsets outside utf-*, so a body said to be UTF-16 was decoded as UTF-16 and refused as
  * malformed JSON (400) where another charset is a 415.
  */
-function otherCharset(req: Request): boolean {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-  return charset !== undefined && charset !== 'utf-8';
+function charsetRefused(req: Request): UnsupportedMediaTypeError | undefined {
+  const type = req.headers['content-type'] ?? '';
+  const charset = CHARSET.exec(type)?.[2];
+  if (charset === undefined || charset.toLowerCase() === 'utf-8') return undefined;
+  if (UTF8_NAMES.has(charset.toLowerCase())) {
+    req.headers['content-type'] = type.replace(CHARSET, '$1utf-8');
+    return undefined;
+  }
+  return new UnsupportedMediaTypeError(`The request body's charset ${shown(charset)} is not supported: send it as UTF-8 (charset=utf-8) or leave the charset out.`);
 }
 
 export function jsonBody(): RequestHandler {
@@ -59,10 +75,12 @@ export function jsonBody(): RequestHandler {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     // A body that cannot be read is answered after the rate limits (step 4), which count it and
     // give it their RateLimit-* headers like any answer of a limited operation: refuseUnreadBody.
-    if (otherCharset(req)) {
-      req.bodyError = CHARSET_REFUSED;
+    const refused = charsetRefused(req);
+    if (refused) {
+      req.bodyError = refused;
       return next();
     }
+    readXGzipAsGzip(req);
     parse(req, res, (error?: unknown) => {
       if (error !== undefined) req.bodyError = bodyError(req, error);
       next();
