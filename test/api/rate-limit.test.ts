@@ -251,6 +251,22 @@ describe('Rate limits in Redis (REDIS_URL)', () => {
     expect((await invented(d)).status).to.equal(429);
   });
 
+  it('When a token works on one instance and invented tokens from its address put the address over the ceiling on both, Then the token is still answered on the other instance; a token no instance has seen work waits', async () => {
+    const [c, d] = [
+      await limitedApp({ redis: connections[0] }, { REDIS_URL: testEnv.redisUrl, RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '4', TRUST_PROXY: 'true' }),
+      await limitedApp({ redis: connections[1] }, { REDIS_URL: testEnv.redisUrl, RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '4', TRUST_PROXY: 'true' }),
+    ];
+    const [active, newcomer] = [await createUser(c.db, { superAdmin: true }), await createUser(c.db, { superAdmin: true })];
+    const address = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+    const from = (app: Harness, token: string) => api(app.app, { token }).get('/api/companies').set('X-Forwarded-For', address);
+    await from(c, active.token).expect(200);
+    for (let i = 0; i < 4; i++) await from(i % 2 ? d : c, `3pl_pat_${randomBytes(32).toString('base64url')}`).expect(401);
+    await until(async () => (await from(d, `3pl_pat_${randomBytes(32).toString('base64url')}`)).status === 429, 5000, 'the failures to be counted');
+    await from(d, active.token).expect(200);
+    await from(c, active.token).expect(200);
+    expect((await from(d, newcomer.token)).status).to.equal(429);
+  });
+
   it('When Redis was down as the app started and then answers, Then the data limit is counted in this process meanwhile, and in Redis again after', async () => {
     let down = true;
     const real = connections[0]!;

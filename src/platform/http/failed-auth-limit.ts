@@ -8,36 +8,33 @@
  * failures were made.
  *
  * A caller that shares the address (the same office, the same NAT) is not locked out with the
- * flood while its token works: a credential that authenticated on this instance within the window
- * passes the gate (and is still verified as usual). A credential the instance has not seen work
- * yet waits for the window, at most a minute after the failures stop.
+ * flood while its token works: a credential that authenticated within the window, on this instance
+ * or (with Redis) on any other, passes the gate and is still verified as usual
+ * (working-credentials.ts). A credential no instance has seen work yet waits for the window, at
+ * most a minute after the failures stop.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Options, Store } from 'express-rate-limit';
-import { LRUCache } from 'lru-cache';
 import { TooManyRequestsError } from '../errors.js';
 import { clientAddress, credentialDigest } from './rate-limit-keys.js';
-
-/** Credentials that authenticated lately, kept for the window; a bound on this instance's memory. */
-const REMEMBERED_CREDENTIALS = 10_000;
+import type { WorkingCredentials } from './working-credentials.js';
 
 /** Whether the operation looks at the credential sent (else it cannot fail authentication). */
 function verifiesCredentials(req: Request): boolean {
   return req.operation?.security.some((alternative) => alternative.length > 0) ?? false;
 }
 
-export function failedAuthLimit(options: { perMinute: number; windowMs: number; store: Store }): RequestHandler {
-  const { perMinute, windowMs, store } = options;
+export function failedAuthLimit(options: { perMinute: number; windowMs: number; store: Store; working: WorkingCredentials }): RequestHandler {
+  const { perMinute, windowMs, store, working } = options;
   void store.init?.({ windowMs } as Options);
-  const working = new LRUCache<string, true>({ max: REMEMBERED_CREDENTIALS, ttl: windowMs });
   /** Counts the request's failure, or remembers its credential as working, once it is answered. */
   const watch = (req: Request, res: Response, credential: string, address: string): void => {
     res.once('finish', () => {
       if (res.statusCode === 401) {
-        working.delete(credential);
+        working.refused(credential);
         void Promise.resolve(store.increment(address)).catch(() => undefined);
       } else if (req.auth) {
-        working.set(credential, true);
+        working.worked(credential);
       }
     });
   };
@@ -53,7 +50,9 @@ export function failedAuthLimit(options: { perMinute: number; windowMs: number; 
     const address = clientAddress(req);
     let wait: number | undefined;
     try {
-      wait = working.has(credential) ? undefined : await refusedFor(address);
+      wait = working.knownHere(credential) ? undefined : await refusedFor(address);
+      // Over the ceiling, a credential that worked on another instance passes as well.
+      if (wait !== undefined && (await working.knownAnywhere(credential))) wait = undefined;
     } catch (error) {
       return next(error);
     }

@@ -15,6 +15,7 @@ import { TooManyRequestsError } from '../errors.js';
 import { failedAuthLimit } from './failed-auth-limit.js';
 import { rateLimitStores, type RedisCommand } from './rate-limit-store.js';
 import { clientAddress, companyAskedFor, credentialDigest, loginEmail, secretDigest } from './rate-limit-keys.js';
+import { workingCredentials } from './working-credentials.js';
 
 export interface RateLimitOptions {
   /** Logins per client address and email. */
@@ -84,7 +85,12 @@ export function rateLimits(options: RateLimitOptions): RequestHandler {
     auth: (req, res, next) => loginsPerAddress(req, res, (error?: unknown) => (error === undefined ? loginsPerEmail(req, res, next) : next(error))),
     data: limiter('data', options.dataPerMinute, dataKey(integrations)),
   };
-  const failures = failedAuthLimit({ perMinute: options.failedAuthPerMinute, windowMs: WINDOW_MS, store: store('failed-auth') });
+  const failures = failedAuthLimit({
+    perMinute: options.failedAuthPerMinute,
+    windowMs: WINDOW_MS,
+    store: store('failed-auth'),
+    working: workingCredentials({ windowMs: WINDOW_MS, redisCommand: options.redisCommand, redisPrefix: options.redisPrefix }),
+  });
   return (req, res, next) =>
     failures(req, res, (error?: unknown) => {
       if (error !== undefined) return next(error);
