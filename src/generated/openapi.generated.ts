@@ -226,7 +226,9 @@ export interface paths {
          * @description Exchanges an email and password for a personal access token. Wrong credentials answer 422
          *     with `errors.email`, the same whether or not the email exists, and take as long. Limited to
          *     10 requests a minute per client address and email, and 30 a minute per client address over
-         *     all emails (429 with `Retry-After`). The server checks at most 4 passwords at once with 32
+         *     all emails (429 with `Retry-After`). A 429 carries the RateLimit-* headers of the limit that
+         *     refused it; any other answer those of the tighter budget (the one with fewer logins left, the
+         *     email's when they are equal). The server checks at most 4 passwords at once with 32
          *     more waiting (by default); a login beyond that answers 503 with `Retry-After: 1` at once
          *     rather than wait.
          */

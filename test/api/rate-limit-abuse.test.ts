@@ -60,6 +60,23 @@ describe('Logins per client address and password checks at once', () => {
     await from('198.51.100.20', user.email, TEST_PASSWORD).expect(200);
   });
 
+  it('When one address logs in with a new email each time, Then the 31st answers 429 with the RateLimit-* headers of the per-address limit, and the answers before show the tighter budget', async () => {
+    const h = await buildApp({ config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '10', RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '30' }) });
+    const login = () => api(h.app).post('/api/auth/token').send({ email: `${unique('nobody-')}@example.test`, password: 'wrong-password' });
+    const budgets: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await login().expect(422);
+      budgets.push(`${res.headers['ratelimit-policy']} ${res.headers['ratelimit-remaining']}`);
+    }
+    // The email's 10 while it has fewer left, the address's 30 once it has fewer than 9 left.
+    expect(budgets.slice(0, 2).concat(budgets.slice(20, 23), budgets.slice(29))).to.deep.equal(['10;w=60 9', '10;w=60 9', '10;w=60 9', '30;w=60 8', '30;w=60 7', '30;w=60 0']);
+    const refused = await login().expect(429);
+    const retry = refused.headers['retry-after'];
+    expect(Number(retry)).to.be.within(1, 60);
+    const headers = ['ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => refused.headers[name]);
+    expect(headers).to.deep.equal(['30;w=60', '30', '0', retry]);
+  });
+
   it('When more logins arrive at once than the password checks and their line allow, Then the rest answer 503 with Retry-After: 1 at once, and the others are answered as usual', async () => {
     const h = await buildApp({ config: testConfig({ LOGIN_HASH_CONCURRENCY: '1', LOGIN_HASH_QUEUE: '1' }) });
     const user = await createUser(h.db);

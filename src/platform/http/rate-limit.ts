@@ -2,17 +2,19 @@
  * Step 4: the rate limits. First the ceiling on failed authentications per client address
  * (failed-auth-limit.ts), on every operation that looks at a credential. Then the limit the
  * operation's x-rate-limit names:
- * - `auth` (the login): per client address and email, and per client address over all emails;
+ * - `auth` (the login): per client address over all emails, and per client address and email
+ *   (login-limits.ts);
  * - `data`: per personal access token; a shared integration token (etsm, mdm) per integration and
  *   company (X-Company-Id; without it, per integration); without a token, per client address.
  * Counted in this process, or in Redis when a Redis client is given so that instances share the
  * counts, and in this process again while Redis does not answer (rate-limit-store.ts): never lifted.
  */
 import type { Request, RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { TooManyRequestsError } from '../errors.js';
 import { failedAuthLimit } from './failed-auth-limit.js';
+import { ADDRESS_INFO, loginLimits } from './login-limits.js';
 import { rateLimitStores, type RedisCommand } from './rate-limit-store.js';
 import { clientAddress, companyAskedFor, credentialDigest, loginEmail, secretDigest } from './rate-limit-keys.js';
 import { workingCredentials } from './working-credentials.js';
@@ -54,21 +56,23 @@ function dataKey(integrations: ReadonlyMap<string, string>): (req: Request) => s
 
 export function rateLimits(options: RateLimitOptions): RequestHandler {
   const store = rateLimitStores(options);
-  const limiter = (name: string, limit: number, keyGenerator: (req: Request) => string, headers = true): RequestHandler =>
+  /** A limiter that leaves its state at req[property] and writes its RateLimit-* headers. */
+  const limiter = (name: string, limit: number, keyGenerator: (req: Request) => string, property = 'rateLimit'): RequestHandler =>
     rateLimit({
       windowMs: WINDOW_MS,
       limit,
       keyGenerator,
       store: store(name),
-      // One limiter of a request writes the RateLimit-* headers the document promises.
-      standardHeaders: headers ? 'draft-6' : false,
+      requestPropertyName: property,
+      standardHeaders: 'draft-6',
       legacyHeaders: false,
       // Its check reads the key generator's source for `req.ip` without the word ipKeyGenerator:
       // clientAddress keys through addressKey, which calls it (cached; rate-limit-keys.test.ts), so
       // the check logged a false IPv6-bypass warning, with a stack, at every start. The others stay on.
       validate: { keyGeneratorIpFallback: false },
       handler: (req: Request, _res: unknown, next: (err: unknown) => void) => {
-        const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
+        const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[property];
+        const reset = info?.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
         next(new TooManyRequestsError(Math.max(1, Math.ceil((reset - Date.now()) / 1000))));
       },
       logger: {
@@ -79,10 +83,12 @@ export function rateLimits(options: RateLimitOptions): RequestHandler {
   const integrations = new Map(
     Object.entries(options.integrationTokens ?? {}).flatMap(([name, secret]) => (secret ? [[secretDigest(secret), name] as const] : [])),
   );
-  const loginsPerAddress = limiter('auth-address', options.authPerAddressPerMinute, clientAddress, false);
-  const loginsPerEmail = limiter('auth', options.authPerMinute, (req) => `${clientAddress(req)}|${loginEmail(req)}`);
   const limiters: Record<'auth' | 'data', RequestHandler> = {
-    auth: (req, res, next) => loginsPerAddress(req, res, (error?: unknown) => (error === undefined ? loginsPerEmail(req, res, next) : next(error))),
+    auth: loginLimits({
+      perAddress: limiter('auth-address', options.authPerAddressPerMinute, clientAddress, ADDRESS_INFO),
+      perEmail: limiter('auth', options.authPerMinute, (req) => `${clientAddress(req)}|${loginEmail(req)}`),
+      windowMs: WINDOW_MS,
+    }),
     data: limiter('data', options.dataPerMinute, dataKey(integrations)),
   };
   const failures = failedAuthLimit({
