@@ -93,6 +93,17 @@ describe('Logins per client address and password checks at once', () => {
     expect(answers.length - busy.length, 'answered as usual').to.be.at.least(2);
     await api(h.app).post('/api/auth/token').send({ email: user.email, password: TEST_PASSWORD }).expect(200);
   });
+
+  it('When logins are answered 503 because too many passwords are being checked, Then those do not count against the login limits, and the wrong passwords do', async () => {
+    const h = await buildApp({ config: testConfig({ LOGIN_HASH_CONCURRENCY: '1', LOGIN_HASH_QUEUE: '1', RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '20' }) });
+    const login = () => api(h.app).post('/api/auth/token').send({ email: `${unique('nobody-')}@example.test`, password: 'wrong-password' });
+    const statuses = (await Promise.all(Array.from({ length: 20 }, login))).map((res) => res.status);
+    const checked = statuses.filter((status) => status === 422).length;
+    expect(checked + statuses.filter((status) => status === 503).length, `statuses ${statuses.join(' ')}`).to.equal(20);
+    expect(checked, `statuses ${statuses.join(' ')}`).to.be.below(20);
+    const next = await login().expect(422);
+    expect([next.headers['ratelimit-policy'], next.headers['ratelimit-remaining']]).to.deep.equal(['20;w=60', String(20 - checked - 1)]);
+  });
 });
 
 const CEILING = 5;

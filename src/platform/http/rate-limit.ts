@@ -10,7 +10,7 @@
  * counts, and in this process again while Redis does not answer (rate-limit-store.ts): never lifted.
  */
 import type { Request, RequestHandler } from 'express';
-import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
+import { rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { TooManyRequestsError } from '../errors.js';
 import { failedAuthLimit } from './failed-auth-limit.js';
@@ -57,12 +57,12 @@ function dataKey(integrations: ReadonlyMap<string, string>): (req: Request) => s
 export function rateLimits(options: RateLimitOptions): RequestHandler {
   const store = rateLimitStores(options);
   /** A limiter that leaves its state at req[property] and writes its RateLimit-* headers. */
-  const limiter = (name: string, limit: number, keyGenerator: (req: Request) => string, property = 'rateLimit'): RequestHandler =>
+  const limiter = (counts: Store, limit: number, keyGenerator: (req: Request) => string, property = 'rateLimit'): RequestHandler =>
     rateLimit({
       windowMs: WINDOW_MS,
       limit,
       keyGenerator,
-      store: store(name),
+      store: counts,
       requestPropertyName: property,
       standardHeaders: 'draft-6',
       legacyHeaders: false,
@@ -83,13 +83,14 @@ export function rateLimits(options: RateLimitOptions): RequestHandler {
   const integrations = new Map(
     Object.entries(options.integrationTokens ?? {}).flatMap(([name, secret]) => (secret ? [[secretDigest(secret), name] as const] : [])),
   );
+  const [perAddress, perEmail] = [store('auth-address'), store('auth')];
   const limiters: Record<'auth' | 'data', RequestHandler> = {
     auth: loginLimits({
-      perAddress: limiter('auth-address', options.authPerAddressPerMinute, clientAddress, ADDRESS_INFO),
-      perEmail: limiter('auth', options.authPerMinute, (req) => `${clientAddress(req)}|${loginEmail(req)}`),
+      perAddress: { limit: limiter(perAddress, options.authPerAddressPerMinute, clientAddress, ADDRESS_INFO), store: perAddress },
+      perEmail: { limit: limiter(perEmail, options.authPerMinute, (req) => `${clientAddress(req)}|${loginEmail(req)}`), store: perEmail },
       windowMs: WINDOW_MS,
     }),
-    data: limiter('data', options.dataPerMinute, dataKey(integrations)),
+    data: limiter(store('data'), options.dataPerMinute, dataKey(integrations)),
   };
   const failures = failedAuthLimit({
     perMinute: options.failedAuthPerMinute,
