@@ -4430,9 +4430,17 @@ export interface components {
     parameters: {
         /**
          * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-         *     Without it the default scope applies. Another value answers `422`.
+         *     Without it the request acts for the user's primary company (a super-admin reads across all
+         *     companies). Another value answers `422`.
          */
         CompanyIdOptional: components["schemas"]["CompanyIdHeader"];
+        /**
+         * @description The company the query acts for: its id in decimal digits (`2`), from 1 to 2147483647. A
+         *     query needs it (`400` `BAD_REQUEST` without it), except a query that only introspects the
+         *     schema and the GraphiQL page, which need none. Another value answers `422`
+         *     (`BAD_USER_INPUT`).
+         */
+        CompanyIdGraphql: components["schemas"]["CompanyIdHeader"];
         /**
          * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
          *     Required on this operation (`400` without it); another value answers `422`.
@@ -4499,6 +4507,8 @@ export interface components {
          * @example no-cache
          */
         "Cache-Control": string;
+        /** @description `no-store`: the body holds a credential; keep it in no cache (RFC 6749, 5.1). */
+        "Cache-Control-No-Store": "no-store";
         /**
          * @description The bearer challenge of RFC 6750: `Bearer realm="api"` when no bearer token was sent;
          *     `Bearer realm="api", error="invalid_token", error_description="..."` when the token sent is
@@ -4764,9 +4774,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The token and its user. */
+            /** @description The token and its user, with `Cache-Control: no-store` (RFC 6749, 5.1). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4853,7 +4864,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -4896,7 +4908,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -4932,7 +4945,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -4981,7 +4995,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5017,7 +5032,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5062,7 +5078,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5098,7 +5115,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5145,7 +5163,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5362,7 +5381,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5506,7 +5526,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5617,7 +5638,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5667,7 +5689,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5778,7 +5801,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5833,7 +5857,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5886,7 +5911,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5939,7 +5965,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -5985,7 +6012,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -6094,7 +6122,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -6189,7 +6218,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -6292,7 +6322,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -6389,7 +6420,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -6568,7 +6600,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -6906,7 +6939,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -6942,7 +6976,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -6991,7 +7026,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -7098,7 +7134,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -7143,7 +7180,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -7184,7 +7222,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -7285,7 +7324,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -7419,7 +7459,8 @@ export interface operations {
             header?: {
                 /**
                  * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 *     Without it the request acts for the user's primary company (a super-admin reads across all
+                 *     companies). Another value answers `422`.
                  */
                 "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
             };
@@ -7842,10 +7883,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 * @description The company the query acts for: its id in decimal digits (`2`), from 1 to 2147483647. A
+                 *     query needs it (`400` `BAD_REQUEST` without it), except a query that only introspects the
+                 *     schema and the GraphiQL page, which need none. Another value answers `422`
+                 *     (`BAD_USER_INPUT`).
                  */
-                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+                "X-Company-Id"?: components["parameters"]["CompanyIdGraphql"];
             };
             path?: never;
             cookie?: never;
@@ -7883,10 +7926,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The company the request acts for: its id in decimal digits (`2`), from 1 to 2147483647.
-                 *     Without it the default scope applies. Another value answers `422`.
+                 * @description The company the query acts for: its id in decimal digits (`2`), from 1 to 2147483647. A
+                 *     query needs it (`400` `BAD_REQUEST` without it), except a query that only introspects the
+                 *     schema and the GraphiQL page, which need none. Another value answers `422`
+                 *     (`BAD_USER_INPUT`).
                  */
-                "X-Company-Id"?: components["parameters"]["CompanyIdOptional"];
+                "X-Company-Id"?: components["parameters"]["CompanyIdGraphql"];
             };
             path?: never;
             cookie?: never;

@@ -41,7 +41,7 @@ function redactedUrl(url: string): string {
 
 /**
  * A command unanswered for this long means Redis hangs (say the network drops its packets): the
- * command fails (the rate limit then fails open) and the connection is replaced, so that later
+ * command fails (the rate limit then counts in this process) and the connection is replaced, so that later
  * commands fail at once instead of each waiting behind the lost ones.
  */
 export const COMMAND_TIMEOUT_MS = 500;

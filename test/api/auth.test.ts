@@ -24,6 +24,13 @@ describe('POST /api/auth/token', () => {
     await api(h.app, { token: res.body.token }).get('/api/companies').expect(200);
   });
 
+  it('When a token is issued, Then the answer carries Cache-Control: no-store (RFC 6749, 5.1), as the document declares', async () => {
+    const res = await api(h.app).post('/api/auth/token').send({ email: world.users.viewer.email, password: TEST_PASSWORD }).expect(200);
+    expect(res.headers['cache-control']).to.equal('no-store');
+    const doc = await api(h.app).get('/openapi.json').expect(200);
+    expect(doc.body.paths['/api/auth/token'].post.responses['200'].headers['Cache-Control']).to.deep.equal({ $ref: '#/components/headers/Cache-Control-No-Store' });
+  });
+
   it('When the email differs only in case, Then it still logs in', async () => {
     await api(h.app).post('/api/auth/token').send({ email: world.users.viewer.email.toUpperCase(), password: TEST_PASSWORD }).expect(200);
   });

@@ -62,11 +62,22 @@ describe('GET /openapi.json', () => {
 
   it('When the header X-Company-Id is read in the document, Then it is a string of digits (a header is text), leading zeros allowed as in integer parameters', async () => {
     const res = await api((await harness()).app).get('/openapi.json').expect(200);
-    for (const name of ['CompanyIdOptional', 'CompanyIdRequired']) {
+    for (const name of ['CompanyIdOptional', 'CompanyIdRequired', 'CompanyIdGraphql']) {
       expect(res.body.components.parameters[name]).to.include({ name: 'X-Company-Id', in: 'header' });
       expect(res.body.components.parameters[name].schema).to.deep.equal({ $ref: '#/components/schemas/CompanyIdHeader' });
     }
     expect(res.body.components.schemas.CompanyIdHeader).to.include({ type: 'string', pattern: '^0*[1-9][0-9]*$', minLength: 1 });
+  });
+
+  it('When the X-Company-Id parameters are read, Then GraphQL has its own, which says a query needs the header, and the optional one of REST names the scope without it', async () => {
+    const res = await api((await harness()).app).get('/openapi.json').expect(200);
+    const { CompanyIdOptional: optional, CompanyIdGraphql: graphql } = res.body.components.parameters;
+    const words = (text: string) => text.replace(/\s+/g, ' ');
+    expect(words(optional.description)).to.include("the user's primary company").and.not.include('default scope');
+    expect(words(graphql.description)).to.include('A query needs it (`400` `BAD_REQUEST` without it)');
+    for (const method of ['get', 'post']) {
+      expect(res.body.paths['/graphql'][method].parameters, method).to.deep.include({ $ref: '#/components/parameters/CompanyIdGraphql' });
+    }
   });
 
   it('When the error schemas are read, Then none is named Error (it would hide the global Error in a TypeScript SDK): ErrorBody and ValidationErrorBody', async () => {

@@ -19,7 +19,12 @@ function passwordChecksOf(config: Config): ConcurrencyLimit {
 }
 
 export const authHandlers = {
-  createToken: async ({ deps, body }) => ({ status: 200, body: await issueToken(deps.db, body, passwordChecksOf(deps.config)) }),
+  // A token is a credential: no cache on the way may keep it (RFC 6749, 5.1).
+  createToken: async ({ deps, body }) => ({
+    status: 200,
+    headers: { 'Cache-Control': 'no-store' },
+    body: await issueToken(deps.db, body, passwordChecksOf(deps.config)),
+  }),
 
   revokeToken: async ({ deps, auth }) => {
     await revokeToken(deps.db, auth!.principal);
