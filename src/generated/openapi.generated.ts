@@ -7876,6 +7876,10 @@ export interface operations {
     getGraphql: {
         parameters: {
             query?: {
+                /**
+                 * @description The query to run (required unless a browser asks for the GraphiQL page).
+                 * @example { articles(limit: 10) { id article_code description } }
+                 */
                 query?: string;
                 /** @description The variables, as a JSON object (`{"id": 1}`, percent-encoded). */
                 variables?: string;

@@ -22,13 +22,15 @@ export function concretePath(op: ContractOperation, params: Record<string, strin
 /** The required query parameters of the operation, each with the example the document gives it (`at` of GET /api/stock/as-of). */
 export function requiredQueryExamples(op: ContractOperation): Record<string, string | number> {
   const required = op.parameters.filter((p) => p.in === 'query' && p.required);
-  return Object.fromEntries(
-    required.map((p) => {
-      const example = (p as { example?: unknown; schema?: { example?: unknown } }).example ?? (p as { schema?: { example?: unknown } }).schema?.example;
-      if (example === undefined) throw new Error(`${op.operationId}: the required query parameter ${p.name} has no example in the document`);
-      return [p.name, example as string | number];
-    }),
-  );
+  return Object.fromEntries(required.map((p) => [p.name, exampleOfQueryParameter(op, p.name)]));
+}
+
+/** The document's example of one query parameter of the operation, required or not. */
+export function exampleOfQueryParameter(op: ContractOperation, name: string): string | number {
+  const parameter = op.parameters.find((p) => p.in === 'query' && p.name === name) as { example?: unknown; schema?: { example?: unknown } } | undefined;
+  const example = parameter?.example ?? parameter?.schema?.example;
+  if (example === undefined) throw new Error(`${op.operationId}: the query parameter ${name} has no example in the document`);
+  return example as string | number;
 }
 
 /** The example request body the document gives, if the operation takes a body. */
