@@ -230,8 +230,8 @@ export interface paths {
          *     refused it; any other answer those of the tighter budget (the one with fewer logins left, the
          *     email's when they are equal). The server checks at most 4 passwords at once with 32
          *     more waiting (by default); a login beyond that answers 503 with `Retry-After: 1` at once
-         *     rather than wait. A login answered 503 does not count against the limits; every other
-         *     answer does, a wrong password included.
+         *     rather than wait. That 503 does not count against the limits; every other answer does, a
+         *     wrong password and a 503 of an unavailable database included.
          */
         post: operations["createToken"];
         delete?: never;

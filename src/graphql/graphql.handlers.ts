@@ -159,9 +159,12 @@ export const graphqlHandlers = {
     // the URL, so a reload keeps it); any other client gets the query run as POST runs its body
     // (the request of GET and POST alike is yoga's POST: the schema has no mutation, and any
     // operation but a query is refused by validation, so a GET cannot write).
-    if (prefersPage(header(input.request.headers.accept))) return { status: 200, body: await graphiql(input.deps), headers: { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY } };
+    // The same URL answers the page or JSON by Accept: a cache must tell them apart.
+    const vary = { Vary: 'Accept' };
+    if (prefersPage(header(input.request.headers.accept))) return { status: 200, body: await graphiql(input.deps), headers: { ...vary, 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY } };
     const params = paramsOfUrl(input.query);
     requireTenant(input, params);
-    return json(await execute({ ...input, body: params }));
+    const reply = json(await execute({ ...input, body: params }));
+    return { ...reply, headers: { ...reply.headers, ...vary } };
   },
 } satisfies HandlerMap;

@@ -84,10 +84,19 @@ export class NotImplementedError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
+  /**
+   * `refusedUnheard`: the request was refused before any of the work its rate limits count was
+   * done (a login refused because too many password checks are queued: no password was checked),
+   * so the limits give its count back (login-limits.ts).
+   */
   constructor(
     message: string,
     readonly retryAfterSeconds?: number,
+    readonly refusedUnheard = false,
   ) {
     super(message);
   }
 }
+
+/** Whether the answer is a 503 of a request refused before its counted work (res.locals, set by the error handler). */
+export const REFUSED_UNHEARD = 'refusedUnheard';

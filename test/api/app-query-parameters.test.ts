@@ -46,6 +46,12 @@ describe('Request path: query and path parameters', () => {
     it('When a list parameter is repeated or comma-separated, Then it is still read as a list', async () => {
       await world.as('operator').get('/api/stock?article_id=1&article_id=2').expect(200);
       await world.as('operator').get('/api/stock?article_id=1,2&article_code=A&article_code=B').expect(200);
+      // Every value is read: 101 ids repeated go over the list's 100 as a comma list of 101 does.
+      const ids = Array.from({ length: 101 }, (_, i) => i + 1);
+      const over = await world.as('operator').get(`/api/stock?${ids.map((id) => `article_id=${id}`).join('&')}`).expect(422);
+      const comma = await world.as('operator').get(`/api/stock?article_id=${ids.join(',')}`).expect(422);
+      expect(over.body).to.deep.equal(comma.body);
+      expect(Object.keys(over.body.errors)).to.deep.equal(['article_id']);
     });
   });
 

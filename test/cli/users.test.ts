@@ -58,6 +58,8 @@ describe('CLI create-user', () => {
     await refused(['create-user', '--email', 'ana@', '--name', 'X'], '--email must be an email address (got "ana@").');
     // The API's own check: a user it could never log in (its login refuses the email's format).
     await refused(['create-user', '--email', 'josé@demo.test', '--name', 'X'], '--email must be an email address (got "josé@demo.test").');
+    // …and never refuses one the login takes (the validator's pattern, which allows dots in a row).
+    await ok('create-user', '--email', `first..${email()}`, '--name', 'Dots', '--password', 'long enough');
     await refused(['create-user', '--email', email(), '--name', 'X', '--password', 'short'], '--password must be at least 8 characters long.');
     await refused(['create-user', '--email', email(), '--name', 'X', '--primary', '999999', '--role', 'viewer'], '--primary 999999: there is no company 999999 (`list-companies` lists them).');
     // A user acts only for its companies: a primary company it is not a member of would refuse every request naming none.

@@ -24,6 +24,7 @@ describe('GET /graphql', () => {
     for (const accept of ['application/json, text/html;q=0.1', 'text/html;q=0, application/json', 'application/json', '*/*']) {
       const res = await world.as('viewer').get(url({ query: '{ warehouses { id } }' })).set('Accept', accept).expect(200).expect('Content-Type', /application\/json/);
       expect(res.body.data.warehouses.map((w: { id: number }) => w.id), accept).to.deep.equal(world.warehouses);
+      expect(res.headers.vary, accept).to.match(/^Accept\b/);
     }
   });
 
@@ -34,6 +35,8 @@ describe('GET /graphql', () => {
     expect(withQuery.headers.etag).to.equal(bare.headers.etag);
     expect(other.headers.etag).to.equal(bare.headers.etag);
     expect(withQuery.text).to.include('<title>3PL GraphQL</title>');
+    // The same URL answers the page or JSON by Accept, and the page's encodings by Accept-Encoding.
+    expect(withQuery.headers.vary).to.equal('Accept, Accept-Encoding');
   });
 
   it('When the variables are not JSON, or not an object, Then 422 BAD_USER_INPUT on variables (it was a masked 500)', async () => {

@@ -11,7 +11,8 @@ const passwordChecks = new WeakMap<Config, ConcurrencyLimit>();
 function passwordChecksOf(config: Config): ConcurrencyLimit {
   let checks = passwordChecks.get(config);
   if (!checks) {
-    const full = () => new ServiceUnavailableError('Too many logins are being checked at once. Try again in 1 second.', 1);
+    // Refused before its password was checked: the login limits give its count back.
+    const full = () => new ServiceUnavailableError('Too many logins are being checked at once. Try again in 1 second.', 1, true);
     checks = new ConcurrencyLimit(config.loginHashConcurrency, config.loginHashQueue, full);
     passwordChecks.set(config, checks);
   }

@@ -94,6 +94,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (rendered.headers) res.set(rendered.headers);
+    if (error instanceof errors.ServiceUnavailableError && error.refusedUnheard) res.locals[errors.REFUSED_UNHEARD] = true;
     if (rendered.status === 401) res.setHeader('WWW-Authenticate', bearerChallenge(req));
     res.statusCode = rendered.status;
     writeJson(res, JSON.stringify(req.operation?.errorFormat === 'graphql' ? asGraphQL(rendered) : rendered.body));

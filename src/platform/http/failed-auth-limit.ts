@@ -2,10 +2,11 @@
  * The ceiling on failed authentications per client address. Every answer 401 to a request that
  * carried a credential counts against its address; once an address has `perMinute` of them in the
  * current window (a minute from its first failure), a request from it that carries a credential
- * answers 429 with Retry-After (and the ceiling's RateLimit-* headers) before the credential is looked at (no database, no hash compare),
- * so invented tokens and guesses of the shared integration secrets cost nothing and get no further
- * than the ceiling. Refused requests do not count, so the block ends with the window in which the
- * failures were made.
+ * answers 429 with Retry-After (and the ceiling's RateLimit-* headers) before the credential is
+ * looked at (no database, no hash compare; with Redis, one read of whether another instance saw the
+ * credential work, the address's block being remembered here until its window ends), so invented
+ * tokens and guesses of the shared integration secrets get no further than the ceiling. Refused
+ * requests do not count, so the block ends with the window in which the failures were made.
  *
  * A caller that shares the address (the same office, the same NAT) is not locked out with the
  * flood while its token works: a credential that authenticated within the window, on this instance
@@ -15,9 +16,13 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Options, Store } from 'express-rate-limit';
+import { LRUCache } from 'lru-cache';
 import { TooManyRequestsError } from '../errors.js';
 import { clientAddress, credentialDigest } from './rate-limit-keys.js';
 import type { WorkingCredentials } from './working-credentials.js';
+
+/** Addresses over the ceiling remembered at once: a bound on this instance's memory. */
+const BLOCKED_ADDRESSES = 10_000;
 
 /** Whether the operation looks at the credential sent (else it cannot fail authentication). */
 function verifiesCredentials(req: Request): boolean {
@@ -38,11 +43,20 @@ export function failedAuthLimit(options: { perMinute: number; windowMs: number; 
       }
     });
   };
+  /**
+   * The addresses over the ceiling, with the end of their window: refused requests do not count, so
+   * an address stays over it until then, and its flood is refused without asking the store again.
+   */
+  const blocked = new LRUCache<string, number>({ max: BLOCKED_ADDRESSES });
   /** The seconds until the address may try again, or undefined when it is under the ceiling. */
   const refusedFor = async (address: string): Promise<number | undefined> => {
+    const until = blocked.get(address);
+    if (until !== undefined && until > Date.now()) return Math.ceil((until - Date.now()) / 1000);
     const failures = await store.get?.(address);
     const resetMs = failures?.resetTime ? failures.resetTime.getTime() - Date.now() : 0;
-    return failures && failures.totalHits >= perMinute && resetMs > 0 ? Math.ceil(resetMs / 1000) : undefined;
+    if (!failures || failures.totalHits < perMinute || resetMs <= 0) return undefined;
+    blocked.set(address, Date.now() + resetMs);
+    return Math.ceil(resetMs / 1000);
   };
   return async (req, res, next) => {
     const credential = credentialDigest(req);

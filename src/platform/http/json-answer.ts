@@ -16,7 +16,7 @@ export function writeJson(res: Response, text: string): void {
   const compressible = text.length >= COMPRESS_MIN_BYTES;
   // An answer that another Accept-Encoding would get compressed varies by it, also when this one
   // goes out as it is: a cache must not hand this copy to a client that asked for gzip, or the reverse.
-  if (compressible) res.setHeader('Vary', 'Accept-Encoding');
+  if (compressible) res.vary('Accept-Encoding');
   const encoding = compressible ? negotiateEncoding(res.req.headers['accept-encoding']) : undefined;
   if (encoding === undefined) {
     res.setHeader('Content-Length', Buffer.byteLength(text));

@@ -5,14 +5,16 @@
  * logins left; the email's when they are equal), so a client that paces itself by the headers is
  * not refused by a limit it was never shown.
  *
- * A login answered 503 (too many password checks at once, or no database) is given back to both
- * limits: it checked no password, and a client that retries after `Retry-After: 1` as told would
- * otherwise turn a second's 503 into a minute's 429. Every other answer counts, wrong passwords
- * included, and so does a login whose client hung up before it was answered, so that hanging up
- * does not buy password checks beyond the limits.
+ * A login refused 503 because too many password checks are queued is given back to both limits:
+ * it checked no password, and a client that retries after `Retry-After: 1` as told would otherwise
+ * turn a second's 503 into a minute's 429. Every other answer counts: wrong passwords, a 503 of a
+ * database that failed (it may come after a password matched: a guess must not go uncounted then),
+ * and a login whose client hung up before it was answered, so that hanging up does not buy
+ * password checks beyond the limits.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { RateLimitInfo, Store } from 'express-rate-limit';
+import { REFUSED_UNHEARD } from '../errors.js';
 
 /** Where the per-address limiter leaves its state on the request (the per-email one: req.rateLimit). */
 export const ADDRESS_INFO = 'loginAddressRateLimit';
@@ -36,10 +38,10 @@ function writeHeaders(res: Response, info: RateLimitInfo, windowMs: number): voi
   });
 }
 
-/** Gives the login's counts back once it is answered 503 (within the windows they were made in). */
+/** Gives the login's counts back once it is refused unheard (within the windows they were made in). */
 function giveBackWhenBusy(res: Response, counts: ReadonlyArray<readonly [RateLimitInfo | undefined, Store]>): void {
   res.once('finish', () => {
-    if (res.statusCode !== 503) return;
+    if (res.statusCode !== 503 || res.locals[REFUSED_UNHEARD] !== true) return;
     for (const [info, store] of counts) {
       if (info && (!info.resetTime || Date.now() < info.resetTime.getTime())) void Promise.resolve(store.decrement(info.key)).catch(() => undefined);
     }

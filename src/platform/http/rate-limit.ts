@@ -96,7 +96,7 @@ export function rateLimits(options: RateLimitOptions): RequestHandler {
     perMinute: options.failedAuthPerMinute,
     windowMs: WINDOW_MS,
     store: store('failed-auth'),
-    working: workingCredentials({ windowMs: WINDOW_MS, redisCommand: options.redisCommand, redisPrefix: options.redisPrefix }),
+    working: workingCredentials({ windowMs: WINDOW_MS, redisCommand: options.redisCommand, redisPrefix: options.redisPrefix, integrations }),
   });
   return (req, res, next) =>
     failures(req, res, (error?: unknown) => {

@@ -19,6 +19,7 @@ function isList(schema: SchemaNode | undefined): boolean {
 }
 
 const known = new WeakMap<readonly Parameter[], string[]>();
+const NONE: readonly ValidatorErrorItem[] = [];
 
 /** The names of the operation's query parameters that take one value. */
 function singleValued(parameters: readonly Parameter[]): string[] {
@@ -30,14 +31,15 @@ function singleValued(parameters: readonly Parameter[]): string[] {
   return names;
 }
 
-/** Each one-value query parameter sent more than once. */
-export function repeatedParameters(req: Request): ValidatorErrorItem[] {
+/** Each one-value query parameter sent more than once (on every request: no allocation when none is). */
+export function repeatedParameters(req: Request): readonly ValidatorErrorItem[] {
   const parameters = req.operation?.parameters;
-  if (!parameters) return [];
+  if (!parameters) return NONE;
   const query = req.query as Record<string, unknown>;
-  return singleValued(parameters).flatMap((name) => {
+  let found: ValidatorErrorItem[] | undefined;
+  for (const name of singleValued(parameters)) {
     const sent = query[name];
-    if (!Array.isArray(sent)) return [];
-    return [{ path: `/query/${name}`, message: `must be sent once; it was sent ${sent.length} times`, errorCode: 'repeated.openapi.validation' }];
-  });
+    if (Array.isArray(sent)) (found ??= []).push({ path: `/query/${name}`, message: `must be sent once; it was sent ${sent.length} times`, errorCode: 'repeated.openapi.validation' });
+  }
+  return found ?? NONE;
 }

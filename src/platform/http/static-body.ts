@@ -61,7 +61,7 @@ export async function writeStatic(req: Request, res: Response, status: number, b
   const encoding = body.content.length >= COMPRESS_MIN_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : undefined;
   res.setHeader('ETag', etagOf(body, encoding));
   res.setHeader('Cache-Control', body.cacheControl);
-  res.setHeader('Vary', 'Accept-Encoding');
+  res.vary('Accept-Encoding');
   if (status === 200 && notModified(req, body)) {
     res.status(304).end();
     return;

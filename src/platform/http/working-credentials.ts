@@ -5,9 +5,13 @@
  * normal path costs no Redis round trip: an instance writes a credential to Redis when it first sees
  * it work, and again once its record is half a window old (the record lives a window and a half, so
  * it always covers the last window of use), and reads Redis only for an address over its ceiling
- * whose credential it does not know. A refused credential is forgotten here and in Redis, so a
- * revoked token stops passing the gate everywhere. While Redis does not answer, each instance knows
- * only what it saw itself, as without Redis.
+ * whose credential it does not know. A credential this instance had seen work and then saw refused
+ * is forgotten here and in Redis (a revoked token that still passes the gate elsewhere is verified
+ * there and refused anyway). A shared integration secret is recorded under its integration's name,
+ * never under its digest: an unsalted hash of an operator-chosen secret is not left as a key name
+ * for whoever can list Redis. While Redis does not answer, each instance knows only what it saw
+ * itself, as without Redis. The record lives a window and a half, so another instance may let a
+ * credential through the gate up to that long after it last worked (still verified as usual).
  */
 import { LRUCache } from 'lru-cache';
 import type { RedisCommand } from './rate-limit-store.js';
@@ -18,7 +22,7 @@ const REMEMBERED_CREDENTIALS = 10_000;
 export interface WorkingCredentials {
   /** Whether this instance saw the credential work within the window (no I/O). */
   knownHere(credential: string): boolean;
-  /** Whether any instance saw it work within the window (one Redis read, when there is Redis). */
+  /** Whether another instance saw it work lately (one Redis read, when there is Redis; ask knownHere first). */
   knownAnywhere(credential: string): Promise<boolean>;
   /** The credential authenticated. */
   worked(credential: string): void;
@@ -26,11 +30,20 @@ export interface WorkingCredentials {
   refused(credential: string): void;
 }
 
-export function workingCredentials(options: { windowMs: number; redisCommand?: RedisCommand; redisPrefix?: string }): WorkingCredentials {
+/** `integrations`: the shared secrets' digests with their integration's name (rate-limit.ts). */
+export function workingCredentials(options: {
+  windowMs: number;
+  redisCommand?: RedisCommand;
+  redisPrefix?: string;
+  integrations?: ReadonlyMap<string, string>;
+}): WorkingCredentials {
   const { windowMs, redisCommand } = options;
   /** Each credential with the time this instance last wrote it to Redis. */
   const here = new LRUCache<string, number>({ max: REMEMBERED_CREDENTIALS, ttl: windowMs });
-  const key = (credential: string): string => `${options.redisPrefix ?? 'tpl'}:rl:working:${credential}`;
+  const key = (credential: string): string => {
+    const integration = options.integrations?.get(credential);
+    return `${options.redisPrefix ?? 'tpl'}:rl:working:${integration === undefined ? credential : `integration:${integration}`}`;
+  };
   const send = (args: string[]): void => {
     // Best effort: without the record, another instance only waits for the window as without Redis.
     if (redisCommand) void redisCommand(args).catch(() => undefined);
@@ -38,7 +51,6 @@ export function workingCredentials(options: { windowMs: number; redisCommand?: R
   return {
     knownHere: (credential) => here.has(credential),
     async knownAnywhere(credential) {
-      if (here.has(credential)) return true;
       if (!redisCommand) return false;
       // A Redis that does not answer knows nothing: the address waits for its window.
       const reply = await redisCommand(['EXISTS', key(credential)]).catch(() => 0);
@@ -56,8 +68,9 @@ export function workingCredentials(options: { windowMs: number; redisCommand?: R
       }
     },
     refused(credential) {
-      here.delete(credential);
-      send(['DEL', key(credential)]);
+      // Only a credential this instance had seen work has a record of its making to take back: a
+      // flood of invented tokens costs no Redis write here.
+      if (here.delete(credential)) send(['DEL', key(credential)]);
     },
   };
 }
