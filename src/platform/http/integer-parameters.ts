@@ -7,8 +7,7 @@
  * listed with every other problem of the request.
  */
 import type { Request } from 'express';
-import type { Parameter } from '../openapi/document.js';
-import { readDocument } from '../openapi/document.js';
+import { resolvedSchema, type Parameter } from '../openapi/document.js';
 import type { RequestWithOpenApi } from './request-context.js';
 import type { ValidatorErrorItem } from './validation-errors.js';
 
@@ -23,19 +22,13 @@ interface IntegerParameter {
 
 type SchemaNode = { $ref?: string; type?: string; items?: SchemaNode };
 
-function resolved(schema: SchemaNode | undefined): SchemaNode | undefined {
-  if (schema?.$ref === undefined) return schema;
-  const schemas = readDocument().components.schemas as Record<string, SchemaNode> | undefined;
-  return resolved(schemas?.[schema.$ref.replace('#/components/schemas/', '')]);
-}
-
 /** The operation's integer path and query parameters (and lists of integers). */
 export function integerParameters(parameters: readonly Parameter[]): IntegerParameter[] {
   return parameters.flatMap((p): IntegerParameter[] => {
     if (p.in !== 'path' && p.in !== 'query') return [];
-    const schema = resolved(p.schema as SchemaNode | undefined);
+    const schema = resolvedSchema(p.schema as SchemaNode | undefined);
     if (schema?.type === 'integer') return [{ in: p.in, name: p.name, list: false }];
-    if (schema?.type === 'array' && resolved(schema.items)?.type === 'integer') return [{ in: p.in, name: p.name, list: true }];
+    if (schema?.type === 'array' && resolvedSchema(schema.items)?.type === 'integer') return [{ in: p.in, name: p.name, list: true }];
     return [];
   });
 }

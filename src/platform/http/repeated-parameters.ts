@@ -6,16 +6,13 @@
  * own about the same parameter. A list (`article_id=8&article_id=9`) may be repeated.
  */
 import type { Request } from 'express';
-import type { Parameter } from '../openapi/document.js';
-import { readDocument } from '../openapi/document.js';
+import { resolvedSchema, type Parameter } from '../openapi/document.js';
 import type { ValidatorErrorItem } from './validation-errors.js';
 
 type SchemaNode = { $ref?: string; type?: string };
 
 function isList(schema: SchemaNode | undefined): boolean {
-  if (schema?.$ref === undefined) return schema?.type === 'array';
-  const schemas = readDocument().components.schemas as Record<string, SchemaNode> | undefined;
-  return isList(schemas?.[schema.$ref.replace('#/components/schemas/', '')]);
+  return resolvedSchema(schema)?.type === 'array';
 }
 
 const known = new WeakMap<readonly Parameter[], string[]>();

@@ -5,7 +5,7 @@
  */
 import type { FieldErrors } from '../errors.js';
 import { DATE_TIME_EXPECTED } from '../input-time.js';
-import { readDocument, type Parameter } from '../openapi/document.js';
+import { resolvedSchema, type Parameter } from '../openapi/document.js';
 
 export interface ValidatorErrorItem {
   path?: string;
@@ -79,18 +79,12 @@ const FORMATS: Record<string, string> = {
 /** Formats none of whose values holds a reserved character (`: / ? # …`): one that does is simply not of the format. */
 const WITHOUT_RESERVED = new Set(['date']);
 
-/** A schema with its $ref resolved in the document. */
-function resolved(schema: ParameterSchema | undefined): ParameterSchema | undefined {
-  if (typeof schema?.$ref !== 'string') return schema;
-  return (readDocument().components as { schemas?: Record<string, ParameterSchema> }).schemas?.[schema.$ref.replace('#/components/schemas/', '')];
-}
-
 /** What the value of a parameter must be, from its schema: `must be an integer`. */
 function mustBe(parameter: Parameter | undefined): string | undefined {
-  const schema = resolved(parameter?.schema as ParameterSchema | undefined);
+  const schema = resolvedSchema(parameter?.schema as ParameterSchema | undefined);
   if (schema?.type === 'array') {
     // A list (`types=a,b`, `article_id=8,9`): what its values must be, not "an array" (it is one).
-    const items = resolved(schema.items);
+    const items = resolvedSchema(schema.items);
     if (items?.enum) return `must be a comma-separated list of: ${items.enum.join(', ')}`;
     if (items?.type === 'integer') return 'must be a comma-separated list of integers';
     return undefined;

@@ -83,6 +83,13 @@ export function readDocument(): OpenApiDocument {
   return cached;
 }
 
+/** A schema of the bundled document with its `$ref`s to components/schemas followed to the schema itself. */
+export function resolvedSchema<T extends { $ref?: string }>(schema: T | undefined): T | undefined {
+  if (typeof schema?.$ref !== 'string') return schema;
+  const schemas = readDocument().components.schemas as Record<string, T> | undefined;
+  return resolvedSchema(schemas?.[schema.$ref.replace('#/components/schemas/', '')]);
+}
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** Every operation of the document, in its order. */
