@@ -3480,7 +3480,10 @@ export interface components {
         } | null;
         /**
          * @description The data of a `stock.changed` event: the stock row as `GET /api/stock` shows it after the
-         *     change, with what changed it.
+         *     change, with what changed it. Its `updated_at` is the event's `timestamp` and the
+         *     `created_at` of the change's movements: every change of one write (a reception, a delivery,
+         *     a transfer) stands at one instant, the end of the write, so `GET /api/stock/as-of` at that
+         *     time shows the row's quantity.
          */
         StockChange: components["schemas"]["StockLevel"] & {
             /**

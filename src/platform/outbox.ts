@@ -4,29 +4,72 @@
  */
 import type { Knex } from 'knex';
 import { eventId } from '../kernel/ids.js';
-import { nowDb, toApiTime } from '../kernel/time.js';
+import { toApiTime } from '../kernel/time.js';
+import { writeAtCommit, type CommitWriter } from './db/transaction.js';
 import type { Schema } from './openapi/schemas.js';
 
 export type EventType = Schema<'WebhookEventType'>;
 
-export interface DomainEvent {
+export type DomainEvent = {
   /** The client company that owns the data. */
   readonly companyId: number;
   readonly type: EventType;
-  /** The resource as the REST API shows it. */
-  readonly data: unknown;
+} & (
+  | {
+      /** The resource as the REST API shows it. */
+      readonly data: unknown;
+    }
+  | {
+      /**
+       * The resource made of the event's time (the API's form), for data that shows when it
+       * changed: a stock row's `updated_at` is the time of its `stock.changed`.
+       */
+      readonly dataAt: (time: string) => unknown;
+    }
+);
+
+/** An event left to write at the end, with its data as text already unless it is made of the event's time. */
+interface PendingEvent {
+  id: string;
+  event: DomainEvent;
+  dataText?: string;
 }
 
-/** Records `event` inside the caller's transaction; answers its event id. */
-export async function recordEvent(tx: Knex.Transaction, event: DomainEvent): Promise<string> {
-  const id = eventId();
-  await tx('outbox_events').insert({
-    event_id: id,
-    company_id: event.companyId,
-    type: event.type,
-    data: JSON.stringify(event.data),
-    occurred_at: nowDb(),
+/** Statements of at most this many events. */
+const EVENTS_PER_INSERT = 500;
+
+/** A transaction's events, written at its end in one statement, all at its one instant (writeAtCommit). */
+const eventsAtCommit: CommitWriter<PendingEvent> = {
+  async write(tx, pending, at) {
+    const time = toApiTime(at);
+    const rows = pending.map(({ id, event, dataText }) => ({
+      event_id: id,
+      company_id: event.companyId,
+      type: event.type,
+      data: dataText ?? JSON.stringify('dataAt' in event ? event.dataAt(time) : event.data),
+      occurred_at: at,
+    }));
+    for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) await tx('outbox_events').insert(rows.slice(start, start + EVENTS_PER_INSERT));
+  },
+};
+
+/**
+ * Records `event` inside the caller's transaction, written when its work is done at the time the
+ * transaction's other changes stand at; answers its event id. `merge`, given the event recorded
+ * just before in the transaction, may answer one event that stands for both (the same balance's
+ * change by two lines of one document): it keeps the earlier one's id.
+ */
+export async function recordEvent(tx: Knex.Transaction, event: DomainEvent, merge?: (before: DomainEvent) => DomainEvent | undefined): Promise<string> {
+  // Data is read now: what the caller changes in it afterwards is not the event's.
+  const pending: PendingEvent = { id: eventId(), event, dataText: 'data' in event ? JSON.stringify(event.data) : undefined };
+  let id = pending.id;
+  const mergeInto = merge && ((before: PendingEvent): PendingEvent | undefined => {
+    const merged = merge(before.event);
+    if (merged === undefined) return undefined;
+    id = before.id;
+    return { id, event: merged, dataText: 'data' in merged ? JSON.stringify(merged.data) : undefined };
   });
+  await writeAtCommit(tx, eventsAtCommit, pending, mergeInto);
   return id;
 }
 

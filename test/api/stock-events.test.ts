@@ -11,7 +11,7 @@ import { freshArticle } from '../fixtures/articles.js';
 import { eventsOf } from '../fixtures/probes.js';
 import { createOrder } from '../fixtures/purchase-orders.js';
 import { receive } from '../fixtures/receptions.js';
-import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { buc, createSalesOrder, moveThrough, ship } from '../fixtures/sales-orders.js';
 import { receiveStock, stockRow } from '../fixtures/stock.js';
 
 describe('Events that say what happened', () => {
@@ -42,7 +42,7 @@ describe('Events that say what happened', () => {
     await moveThrough(world, other.id, ['cancelled']);
     expect(await stockEvents(a.id, mark)).to.deep.equal([
       ['reservation', 0, so, 10, 2],
-      ['reservation', 0, so, 10, 0],
+      // The change of lines releases 2 and reserves 3 in one write: one event, the row after it.
       ['reservation', 0, so, 10, 3],
       ['delivery', -3, so, 7, 0],
       ['reservation', 0, { type: 'sales_order', id: other.id }, 7, 1],
@@ -65,6 +65,32 @@ describe('Events that say what happened', () => {
       ['reception_correction', -2, doc, 4, 0],
       ['return', 1, { type: 'return', id: ret.body.data.id }, 5, 0],
     ]);
+  });
+
+  it('When a document has several lines of one balance (an order of three lines of one article, a reception of two), Then it records one stock.changed per balance: the row after all of them and their deltas summed', async () => {
+    const [a, b] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
+    const po = await createOrder(world.as('operator'), world.partners.supplier, [buc(a, 10), buc(a, 10), buc(b, 10)]);
+    const reception = await receive(world.as('operator'), po.id, world.warehouses[0]!, [[po.items[0]!.id, 4], [po.items[1]!.id, 6], [po.items[2]!.id, 3]]);
+    const received = { type: 'reception', id: reception.id };
+    expect(await stockEvents(a.id), 'the reception\'s two lines of a').to.deep.equal([['reception', 10, received, 10, 0]]);
+    expect(await stockEvents(b.id)).to.deep.equal([['reception', 3, received, 3, 0]]);
+
+    const order = await createSalesOrder(world, [buc(a, 1), buc(b, 1), buc(a, 2), buc(a, 3)]);
+    const so = { type: 'sales_order', id: order.id };
+    await moveThrough(world, order.id, ['picking']);
+    const shipment = await ship(world, order);
+    const shipped = { type: 'shipment', id: shipment.id };
+    expect(await stockEvents(a.id, 1), 'a: one reservation of the three lines, one shipment').to.deep.equal([
+      ['reservation', 0, so, 10, 6],
+      ['shipment', -6, shipped, 4, 0],
+    ]);
+    expect(await stockEvents(b.id, 1)).to.deep.equal([
+      ['reservation', 0, so, 3, 1],
+      ['shipment', -1, shipped, 2, 0],
+    ]);
+    // The ledger keeps a movement per line.
+    const ledger = (await world.as('viewer').get(`/api/stock/movements?article_id=${a.id}`).expect(200)).body.data as Array<{ delta: number; document: unknown }>;
+    expect(ledger.filter((m) => JSON.stringify(m.document) === JSON.stringify(shipped)).map((m) => m.delta)).to.have.members([-1, -2, -3]);
   });
 
   describe('reception.updated', () => {

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { toQuantity } from '../../kernel/quantity.js';
-import { recordEvent } from '../../platform/outbox.js';
+import { recordEvent, type DomainEvent } from '../../platform/outbox.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import * as repository from './stock.repository.js';
 import type { StockKey, StockLevel } from './stock.repository.js';
@@ -41,20 +41,55 @@ export function insertMovement(tx: Knex.Transaction, key: StockKey, movement: Mo
   });
 }
 
-/** Records `stock.changed` of a balance as it now is (`level`) and answers it. */
+/** What a `stock.changed` recorded in this process says: its balance, its change (thousandths), cause and document. */
+interface ChangeOfEvent {
+  balanceId: number;
+  delta: number;
+  cause: StockChangeCause;
+  document: StockDocumentRef | null;
+}
+const changeOfEvent = new WeakMap<DomainEvent, ChangeOfEvent>();
+
+function stockChangedEvent(key: StockKey, level: StockLevel, change: ChangeOfEvent): DomainEvent {
+  const shown = {
+    delta: toQuantity(change.delta),
+    cause: change.cause,
+    document: change.document && { type: change.document.kind, id: change.document.id },
+  };
+  const event: DomainEvent = {
+    companyId: key.clientId,
+    type: 'stock.changed',
+    dataAt: (time: string): Schema<'StockChange'> => ({ ...level, updated_at: time, ...shown }),
+  };
+  changeOfEvent.set(event, change);
+  return event;
+}
+
+/**
+ * Records `stock.changed` of a balance as it now is (`level`) and answers it. The balance's
+ * `updated_at`, in the event and stored, is the time the transaction's changes stand at. Two lines
+ * of one document changing one balance one after the other (lines go in lock order, so a
+ * balance's lines are next to each other) are one event: the row after both, their deltas summed.
+ */
 async function announce(
   tx: Knex.Transaction,
   key: StockKey,
   level: StockLevel,
   what: { delta: number; cause: StockChangeCause; document: StockDocumentRef | null },
 ): Promise<StockLevel> {
-  const data: Schema<'StockChange'> = {
-    ...level,
-    delta: toQuantity(what.delta),
-    cause: what.cause,
-    document: what.document && { type: what.document.kind, id: what.document.id },
+  const change: ChangeOfEvent = { balanceId: level.id, ...what };
+  const sameChange = (before: DomainEvent): DomainEvent | undefined => {
+    const earlier = changeOfEvent.get(before);
+    const same =
+      earlier !== undefined &&
+      earlier.balanceId === change.balanceId &&
+      earlier.cause === change.cause &&
+      earlier.document?.kind === change.document?.kind &&
+      earlier.document?.id === change.document?.id;
+    return same ? stockChangedEvent(key, level, { ...change, delta: earlier.delta + change.delta }) : undefined;
   };
-  await recordEvent(tx, { companyId: key.clientId, type: 'stock.changed', data });
+  await repository.stampBalanceAtCommit(tx, level.id);
+  await recordEvent(tx, stockChangedEvent(key, level, change), sameChange);
   return level;
 }
 

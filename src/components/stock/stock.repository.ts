@@ -4,8 +4,8 @@ import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
-import { engineOf, insertReturningId } from '../../platform/db/database.js';
-import { onBeforeCommit } from '../../platform/db/transaction.js';
+import { engineOf } from '../../platform/db/database.js';
+import { writeAtCommit, type CommitWriter } from '../../platform/db/transaction.js';
 import { afterId, byUniqueKey, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -223,47 +223,39 @@ export async function deliverFromBalance(tx: Knex, key: StockKey, delta: number)
   return changed === 1;
 }
 
+type MovementRow = Record<string, unknown>;
+
+/** Statements of at most this many rows (SQLite binds at most 32,766 values a statement). */
+const ROWS_PER_INSERT = 500;
+
 /**
- * The time of the movements of one transaction: one instant for all of them, so that stock as of a
- * time (summed from the ledger) shows a document whole or not at all, never a transfer half moved
- * or a reception half received. That instant is taken when the transaction's work is done, right
- * before it commits (onBeforeCommit), holding the lock of every balance it changed: a document
- * that changes a balance after it waited for this one's lock stands later. (The first movement's
- * time, kept until then, stood before a change another document made meanwhile to a balance this
- * one reached later, and as of a time read the older movement as the last one.) A transaction not
- * of inTransaction (a script's) keeps the first movement's time.
+ * The ledger's movements of a transaction, written at its end in one statement (writeAtCommit), at
+ * one instant: stock as of a time (summed from the ledger) shows a document whole or not at all,
+ * never a transfer half moved or a reception half received, and a document that changed a balance
+ * after it waited for this one's lock stands later.
  */
-interface MovementBatch {
-  at: string;
-  ids: number[];
-}
-const movementBatches = new WeakMap<Knex, MovementBatch>();
+const movementsAtCommit: CommitWriter<MovementRow> = {
+  async write(tx, rows, at) {
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      await tx('stock_movements').insert(rows.slice(start, start + ROWS_PER_INSERT).map((row) => ({ ...row, created_at: at })));
+    }
+  },
+};
 
-/** Gives the transaction's movements the time of its end, when it wrote more than one and time moved on. */
-async function stampMovements(tx: Knex, batch: MovementBatch): Promise<void> {
-  if (batch.ids.length < 2) return;
-  const at = nowDb();
-  if (at === batch.at) return;
-  await tx('stock_movements').whereIn('id', batch.ids).update({ created_at: at });
-}
+/** The balances whose change a transaction announced: their `updated_at` is the transaction's instant, its movements' and its events' time. */
+const balanceTimesAtCommit: CommitWriter<number> = {
+  async write(tx, ids, at) {
+    await tx('stock_balances').whereIn('id', [...new Set(ids)]).update({ updated_at: at });
+  },
+};
 
-function movementBatch(tx: Knex.Transaction): MovementBatch {
-  let batch = movementBatches.get(tx);
-  if (batch === undefined) {
-    const created: MovementBatch = { at: nowDb(), ids: [] };
-    onBeforeCommit(tx, () => stampMovements(tx, created));
-    movementBatches.set(tx, (batch = created));
-  }
-  return batch;
-}
-
-export async function insertMovement(
+/** Writes a movement of the ledger at the end of the transaction. */
+export function insertMovement(
   tx: Knex.Transaction,
   key: StockKey,
   movement: { delta: number; quantityAfter: number; cause: string; documentKind: string; documentId: number; userId: number | null },
 ): Promise<void> {
-  const batch = movementBatch(tx);
-  const id = await insertReturningId(tx, 'stock_movements', {
+  return writeAtCommit(tx, movementsAtCommit, {
     ...keyColumns(key),
     delta: movement.delta,
     quantity_after: movement.quantityAfter,
@@ -271,9 +263,12 @@ export async function insertMovement(
     document_kind: movement.documentKind,
     document_id: movement.documentId,
     user_id: movement.userId,
-    created_at: batch.at,
   });
-  batch.ids.push(id);
+}
+
+/** Gives the balance `id` the time of the transaction's end, when its movements and events are written. */
+export function stampBalanceAtCommit(tx: Knex.Transaction, id: number): Promise<void> {
+  return writeAtCommit(tx, balanceTimesAtCommit, id);
 }
 
 /** The balances of an article that are not zero, on hand or reserved (thousandths). */

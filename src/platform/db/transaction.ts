@@ -11,6 +11,7 @@
 import type { Knex } from 'knex';
 import { engineOf } from './database.js';
 import { isRetryableTransactionError } from './driver-errors.js';
+import { nowDb } from '../../kernel/time.js';
 
 export interface TransactionOptions {
   /**
@@ -33,29 +34,68 @@ export function retryPauseMs(attempt: number, random = Math.random()): number {
   return random * Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (attempt - 1));
 }
 
-/** The work each transaction of inTransaction runs after its own, right before it commits. */
-const beforeCommit = new WeakMap<Knex.Transaction, Array<() => Promise<void>>>();
+/**
+ * Rows a transaction writes when its work is done, all at one instant taken right before it
+ * commits, while it holds the lock of every row it changed (the ledger's movements, the times of
+ * the balances they moved, the events): a change that reached a row after waiting for this
+ * transaction's lock stands later, and a reader of the time of one (an event's) finds the others
+ * there. A writer gets all its rows at once, to write them in as few statements as it can.
+ */
+export interface CommitWriter<R> {
+  /** Writes `rows` in `tx`, all at `at` (a stored time). */
+  write(tx: Knex.Transaction, rows: R[], at: string): Promise<void>;
+}
 
 /**
- * Runs `hook` in `tx` once its work is done, right before it commits (after every statement the
- * work made, while it still holds every lock it took), and answers true. A transaction not of
- * inTransaction (a savepoint, a bare `db.transaction` of a script) has no such moment: false, and
- * the hook never runs.
+ * A writer's rows left for a transaction's end. Rows before `sealed` were left before the savepoint
+ * that runs now began: a row of the savepoint is never merged into them, so that undoing the
+ * savepoint (cutting the list back) undoes all it left.
  */
-export function onBeforeCommit(tx: Knex.Transaction, hook: () => Promise<void>): boolean {
-  const hooks = beforeCommit.get(tx);
-  hooks?.push(hook);
-  return hooks !== undefined;
+interface LeftRows {
+  rows: unknown[];
+  sealed: number;
+}
+
+/** What each transaction of inTransaction writes at its end, per writer in the order of first use. */
+const atCommit = new WeakMap<Knex.Transaction, Map<CommitWriter<never>, LeftRows>>();
+/** The transaction of inTransaction that a savepoint of inSavepoint runs in. */
+const ownerOf = new WeakMap<Knex.Transaction, Knex.Transaction>();
+
+/**
+ * Leaves `row` for `writer` to write at the end of the transaction, at its one instant. `merge`,
+ * given the row left just before (of this writer, in this savepoint), may answer one row that
+ * stands for both. A transaction not of inTransaction (a bare `db.transaction` of a script) has no
+ * such moment: the row is written at once, at the current time.
+ */
+export async function writeAtCommit<R>(tx: Knex.Transaction, writer: CommitWriter<R>, row: R, merge?: (before: R) => R | undefined): Promise<void> {
+  const pending = atCommit.get(ownerOf.get(tx) ?? tx);
+  if (pending === undefined) return writer.write(tx, [row], nowDb());
+  const left = pending.get(writer as CommitWriter<never>);
+  if (left === undefined) {
+    pending.set(writer as CommitWriter<never>, { rows: [row], sealed: 0 });
+    return;
+  }
+  const last = left.rows.length - 1;
+  const merged = merge && last >= left.sealed ? merge(left.rows[last] as R) : undefined;
+  if (merged === undefined) left.rows.push(row);
+  else left.rows[last] = merged;
+}
+
+/** Runs each writer's rows at one instant, the time of the transaction's end. */
+async function writeLeftRows(tx: Knex.Transaction, pending: Map<CommitWriter<never>, LeftRows>): Promise<void> {
+  if (pending.size === 0) return;
+  const at = nowDb();
+  for (const [writer, { rows }] of pending) if (rows.length > 0) await writer.write(tx, rows as never[], at);
 }
 
 export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   if (db.isTransaction) return work(db as Knex.Transaction);
   const config: Knex.TransactionConfig | undefined = options.readCommitted && engineOf(db) === 'mysql' ? { isolationLevel: 'read committed' } : undefined;
   const run = async (tx: Knex.Transaction): Promise<T> => {
-    const hooks: Array<() => Promise<void>> = [];
-    beforeCommit.set(tx, hooks);
+    const pending = new Map<CommitWriter<never>, LeftRows>();
+    atCommit.set(tx, pending);
     const result = await work(tx);
-    for (const hook of hooks) await hook();
+    await writeLeftRows(tx, pending);
     return result;
   };
   for (let attempt = 1; ; attempt++) {
@@ -71,8 +111,30 @@ export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) =>
 /**
  * Runs `work` in a savepoint of the transaction `tx`: when it throws, what it wrote is undone and
  * the transaction goes on (a deadlock, which rolls back the whole transaction on MySQL/MariaDB,
- * still reaches the transaction's owner, which runs it again).
+ * still reaches the transaction's owner, which runs it again). What the savepoint left to write at
+ * the end (writeAtCommit) is the transaction's; when it throws, that goes too.
  */
-export function inSavepoint<T>(tx: Knex.Transaction, work: (savepoint: Knex.Transaction) => Promise<T>): Promise<T> {
-  return tx.transaction(work);
+export async function inSavepoint<T>(tx: Knex.Transaction, work: (savepoint: Knex.Transaction) => Promise<T>): Promise<T> {
+  const owner = ownerOf.get(tx) ?? tx;
+  const pending = atCommit.get(owner);
+  const before = pending && [...pending].map(([writer, left]) => [writer, left.rows.length, left.sealed] as const);
+  for (const left of pending?.values() ?? []) left.sealed = left.rows.length;
+  try {
+    return await tx.transaction((savepoint) => {
+      ownerOf.set(savepoint, owner);
+      return work(savepoint);
+    });
+  } catch (error) {
+    if (pending && before) {
+      const kept = new Map(before.map(([writer, length]) => [writer, length]));
+      for (const [writer, left] of pending) left.rows.length = kept.get(writer) ?? 0;
+    }
+    throw error;
+  } finally {
+    // Back to what the enclosing transaction or savepoint may merge into.
+    if (pending && before) {
+      const sealed = new Map(before.map(([writer, , was]) => [writer, was]));
+      for (const [writer, left] of pending) left.sealed = Math.min(left.rows.length, sealed.get(writer) ?? left.sealed);
+    }
+  }
 }

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from '../../helpers/database.js';
 import { createDb } from '../../../src/platform/db/database.js';
 import { testEnv } from '../../helpers/test-env.js';
-import { ATTEMPTS, inTransaction, retryPauseMs } from '../../../src/platform/db/transaction.js';
+import { ATTEMPTS, inSavepoint, inTransaction, retryPauseMs, writeAtCommit, type CommitWriter } from '../../../src/platform/db/transaction.js';
 import { isConnectionError, isRetryableTransactionError } from '../../../src/platform/db/driver-errors.js';
 
 const deadlock = (): Error => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
@@ -73,6 +73,76 @@ describe('inTransaction', () => {
       (error: unknown) => expect(error).to.equal(failure),
     );
     expect(await labels()).to.deep.equal([]);
+  });
+
+  /** A writer of labels at the end, recording each call's rows and instant. */
+  const labelsAtCommit = (): CommitWriter<string> & { calls: Array<[string[], string]> } => {
+    const calls: Array<[string[], string]> = [];
+    return {
+      calls,
+      async write(tx, rows, at) {
+        calls.push([[...rows], at]);
+        await tx('tx_probe').insert(rows.map((label) => ({ label: `${label} at end` })));
+      },
+    };
+  };
+
+  it('When work leaves rows to write at commit, Then they are written after the work, in one call at one instant, and a failed savepoint\'s rows go with it', async () => {
+    const writer = labelsAtCommit();
+    const failure = new Error('item 2 is refused');
+    await inTransaction(db, async (tx) => {
+      await writeAtCommit(tx, writer, 'header');
+      await inSavepoint(tx, (item) => writeAtCommit(item, writer, 'item 1'));
+      await inSavepoint(tx, async (item) => {
+        await writeAtCommit(item, writer, 'item 2');
+        await inSavepoint(item, (nested) => writeAtCommit(nested, writer, 'item 2 nested'));
+        throw failure;
+      }).catch((error: unknown) => expect(error).to.equal(failure));
+      await inSavepoint(tx, async (item) => {
+        await inSavepoint(item, (nested) => writeAtCommit(nested, writer, 'item 3 nested'));
+      });
+      await tx('tx_probe').insert({ label: 'work' });
+      expect(writer.calls, 'nothing written before the work is done').to.deep.equal([]);
+    });
+    expect(writer.calls.map(([rows]) => rows)).to.deep.equal([['header', 'item 1', 'item 3 nested']]);
+    expect(writer.calls[0]![1]).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
+    expect(await labels()).to.deep.equal(['work', 'header at end', 'item 1 at end', 'item 3 nested at end']);
+  });
+
+  it('When a row is left with a merge, Then it merges into the row left just before, never into one left before the savepoint it runs in', async () => {
+    const writer = labelsAtCommit();
+    const joined = (label: string) => (before: string): string | undefined => (before.startsWith('keep') ? undefined : `${before}+${label}`);
+    await inTransaction(db, async (tx) => {
+      await writeAtCommit(tx, writer, 'a');
+      await writeAtCommit(tx, writer, 'b', joined('b'));
+      await inSavepoint(tx, async (item) => {
+        await writeAtCommit(item, writer, 'c', joined('c'));
+        await writeAtCommit(item, writer, 'd', joined('d'));
+      });
+      await inSavepoint(tx, async (item) => {
+        await writeAtCommit(item, writer, 'e', joined('e'));
+        throw new Error('refused');
+      }).catch(() => undefined);
+      await writeAtCommit(tx, writer, 'keep f');
+      await writeAtCommit(tx, writer, 'g', joined('g'));
+    });
+    // c is the savepoint's first row: never merged into b; e went with its savepoint; g is refused by its merge.
+    expect(writer.calls.map(([rows]) => rows)).to.deep.equal([['a+b', 'c+d', 'keep f', 'g']]);
+  });
+
+  it('When a transaction with rows to write at commit is a deadlock victim, Then only the last run\'s rows are written; outside inTransaction they are written at once', async () => {
+    const writer = labelsAtCommit();
+    let runs = 0;
+    await inTransaction(db, async (tx) => {
+      runs++;
+      await writeAtCommit(tx, writer, `run ${runs}`);
+      if (runs === 1) throw deadlock();
+    });
+    expect(writer.calls.map(([rows]) => rows)).to.deep.equal([['run 2']]);
+    await db.transaction(async (tx) => {
+      await writeAtCommit(tx, writer, 'script');
+      expect(writer.calls.map(([rows]) => rows)).to.deep.equal([['run 2'], ['script']]);
+    });
   });
 
   it('When COMMIT itself fails as a certification conflict (1213 at commit, as Galera answers), Then the whole transaction is run again', async () => {
