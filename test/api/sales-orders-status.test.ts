@@ -41,6 +41,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
     const a = await freshArticle(world, world.client.id);
     await receiveStock(world, a, 5);
     const order = await createSalesOrder(world, [buc(a, 2)]);
+    expect(order.status_history.map((e) => e.at), 'created at its first status\'s time').to.deep.equal([order.created_at]);
     const steps: Array<[SalesOrderStatus, Actor, number | undefined]> = [['picking', 'operator', undefined], ['picked', 'admin', undefined], ['delivered', 'providerAdmin', world.client.id]];
     let previous: SalesOrder = order;
     const responses: SalesOrder[] = [];
@@ -57,6 +58,7 @@ describe('POST /api/sales-orders/{id}/status', () => {
       expect(entry.at).to.match(TIME);
       expect(entry.at >= previous.status_history.at(-1)!.at).to.equal(true);
       expect(moved.updated_at >= previous.updated_at).to.equal(true);
+      expect(entry.at, 'the move\'s time is the order\'s updated_at').to.equal(moved.updated_at);
       expect((await h.db('sales_orders').where('id', order.id).first()).status).to.equal(status);
       responses.push(moved);
       previous = moved;
