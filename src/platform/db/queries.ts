@@ -13,15 +13,29 @@ export interface Paged<T> {
 
 /**
  * One page of `query` (which must be ordered) and the count of all its rows: counted from `query`
- * itself, or from `countQuery` when the count can skip its joins (the same rows, fewer reads).
+ * itself, or from `countQuery` when the count can skip its joins (the same rows, fewer reads). The
+ * two run at once on two connections, so on MySQL/MariaDB a write committing between them could
+ * make the count disagree with the page (73 rows under a total of 72, or no next page while a row
+ * follows): the page reads one row more than it shows, and the total is kept within what the page
+ * saw (at least every row up to the one after the page; exactly up to its last row when none
+ * follows).
  */
 export async function paged<Row, T>(query: Knex.QueryBuilder, page: PageRequest, toItem: (row: Row) => T, countQuery?: Knex.QueryBuilder): Promise<Paged<T>> {
   const { limit, offset } = pageWindow(page);
   const [counted, rows] = await Promise.all([
     (countQuery ?? query.clone().clearSelect().clearOrder()).count({ total: '*' }).first() as Promise<{ total: number | string } | undefined>,
-    query.clone().limit(limit).offset(offset) as Promise<Row[]>,
+    query.clone().limit(limit + 1).offset(offset) as Promise<Row[]>,
   ]);
-  return { rows: rows.map(toItem), total: Number(counted?.total ?? 0) };
+  const more = rows.length > limit;
+  if (more) rows.length = limit;
+  return { rows: rows.map(toItem), total: totalSeenBy(Number(counted?.total ?? 0), offset, rows.length, more) };
+}
+
+/** A count kept within what a page read at `offset` saw: `shown` rows, and whether one more followed. */
+export function totalSeenBy(counted: number, offset: number, shown: number, more: boolean): number {
+  if (more) return Math.max(counted, offset + shown + 1);
+  if (shown > 0) return offset + shown;
+  return Math.min(counted, offset);
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
