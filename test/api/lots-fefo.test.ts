@@ -167,6 +167,25 @@ describe('POST /api/sales-orders (lots, FEFO)', () => {
     ]);
   });
 
+  it('When a lot that nothing reserves expires overnight, Then the daily job gives its row the time as updated_at, once, so updated_since finds it at available 0', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 7, lot: 'X1', expiry_date: soon }, { quantity: 3, lot: 'X2', expiry_date: later }]);
+    // The days pass: X1 was last changed two days ago and expired yesterday.
+    const lastChange = `${dayFromToday(-2)} 10:00:00.000000`;
+    await h.db('stock_balances').where({ article_id: a.id, lot: 'X1' }).update({ expiry_date: past, updated_at: lastChange });
+    await h.db('stock_movements').where({ article_id: a.id, lot: 'X1' }).update({ expiry_date: past });
+    const since = new Date().toISOString();
+    const changedSince = async (): Promise<string[]> =>
+      ((await world.as('viewer').get(`/api/stock?article_id=${a.id}&updated_since=${encodeURIComponent(since)}`).expect(200)).body.data as StockLevel[]).map((r) => `${r.lot} ${r.available}`);
+    expect(await changedSince(), 'nothing written yet').to.deep.equal([]);
+
+    await reallocateExpiredLots().run(h.db);
+    expect(await changedSince()).to.deep.equal(['X1 0']);
+    const stamped = (await h.db('stock_balances').where({ article_id: a.id, lot: 'X1' }).first()).updated_at as string;
+    await reallocateExpiredLots().run(h.db);
+    expect((await h.db('stock_balances').where({ article_id: a.id, lot: 'X1' }).first()).updated_at, 'stamped once').to.deep.equal(stamped);
+  });
+
   it('When stock of a tracked article changes, Then stock.changed carries the row with its lot and expiry date', async () => {
     const a = await trackedArticle(world);
     const before = (await eventsOf(h.db, world.client.id, 'stock.changed')).length;

@@ -79,7 +79,10 @@ export async function reallocate(
  * The scheduled job that keeps allocations right as days pass: a lot that expired since its key
  * last changed still holds what was allocated to it; once a day (and at start) each such key is
  * spread again, its reservation moving to lots that have not expired (or to the backorder row),
- * with `stock.changed` (cause `reservation`, no document) for each row that changed.
+ * with `stock.changed` (cause `reservation`, no document) for each row that changed. Then every
+ * other row whose lot expired with stock on hand, and that nothing changed since, is given the
+ * time as `updated_at`: its `available` fell to 0, and a client that follows `updated_since` reads
+ * it again.
  */
 export function reallocateExpiredLots(): { name: string; run(db: Knex): Promise<void> } {
   let doneFor = '';
@@ -92,6 +95,11 @@ export function reallocateExpiredLots(): { name: string; run(db: Knex): Promise<
         const keys = await reservations.keysWithExpiredReservations(db, today, 100);
         for (const key of keys) await inTransaction(db, (tx) => reallocate(tx, key, null));
         if (keys.length < 100) break;
+      }
+      for (;;) {
+        const ids = await reservations.expiredRowsUnstamped(db, today, 500);
+        const stamped = ids.length > 0 ? await reservations.stampExpiredRows(db, today, ids) : 0;
+        if (ids.length < 500 || stamped === 0) break;
       }
       doneFor = today;
     },

@@ -99,3 +99,25 @@ export async function tracksLots(tx: Knex, articleId: number): Promise<boolean> 
   const row = (await tx('articles').select('lot_tracked', 'expiry_tracked').where('id', articleId).first()) as { lot_tracked: number | boolean; expiry_tracked: number | boolean } | undefined;
   return Boolean(row?.lot_tracked) || Boolean(row?.expiry_tracked);
 }
+
+/**
+ * Rows whose lot expired before `today` with stock on hand, last changed on or before their expiry
+ * date: their `available` fell to 0 at midnight, with nothing written. Read without locks.
+ */
+function expiredUnstamped(db: Knex, today: string): Knex.QueryBuilder {
+  return db('stock_balances')
+    .where('expiry_date', '<>', '')
+    .where('expiry_date', '<', today)
+    .where('quantity', '>', 0)
+    .whereRaw('SUBSTR(??, 1, 10) <= ??', ['updated_at', 'expiry_date']);
+}
+
+/** Up to `limit` ids of the rows whose lot expired unannounced (expiredUnstamped). */
+export async function expiredRowsUnstamped(db: Knex, today: string, limit: number): Promise<number[]> {
+  return (await expiredUnstamped(db, today).select('id').orderBy('id').limit(limit)).map((r: { id: number }) => r.id);
+}
+
+/** Gives those of `ids` that still expired unannounced the time now as `updated_at`; answers how many. */
+export function stampExpiredRows(db: Knex, today: string, ids: readonly number[]): Promise<number> {
+  return expiredUnstamped(db, today).whereIn('id', ids as number[]).update({ updated_at: nowDb() });
+}
