@@ -35,8 +35,13 @@ interface PendingEvent {
   dataText?: string;
 }
 
-/** Statements of at most this many events. */
+/**
+ * Statements of at most this many events, and of this much data beyond the first event's (a
+ * 500-line order's event is about 2 MB: ten of them in one statement would pass MariaDB's
+ * max_allowed_packet, 16 MB by default).
+ */
 const EVENTS_PER_INSERT = 500;
+const DATA_CHARS_PER_INSERT = 2_000_000;
 
 /** A transaction's events, written at its end in one statement, all at its one instant (writeAtCommit). */
 const eventsAtCommit: CommitWriter<PendingEvent> = {
@@ -49,7 +54,18 @@ const eventsAtCommit: CommitWriter<PendingEvent> = {
       data: dataText ?? JSON.stringify('dataAt' in event ? event.dataAt(time) : event.data),
       occurred_at: at,
     }));
-    for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) await tx('outbox_events').insert(rows.slice(start, start + EVENTS_PER_INSERT));
+    let batch: typeof rows = [];
+    let chars = 0;
+    for (const row of rows) {
+      if (batch.length > 0 && (batch.length === EVENTS_PER_INSERT || chars + row.data.length > DATA_CHARS_PER_INSERT)) {
+        await tx('outbox_events').insert(batch);
+        batch = [];
+        chars = 0;
+      }
+      batch.push(row);
+      chars += row.data.length;
+    }
+    if (batch.length > 0) await tx('outbox_events').insert(batch);
   },
 };
 

@@ -7,6 +7,7 @@ import { insertCompany } from '../../../db/seeds/builders.js';
 import { envelopeCompanyId, eventBody, eventEnvelopeText, recordEvent } from '../../../src/platform/outbox.js';
 import { eventId } from '../../../src/kernel/ids.js';
 import { nowDb, toApiTime } from '../../../src/kernel/time.js';
+import { inTransaction } from '../../../src/platform/db/transaction.js';
 import { countEvents, outboxRows } from '../../fixtures/probes.js';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -68,6 +69,21 @@ describe('recordEvent (outbox)', () => {
     expect(recorded).to.match(EVENT_ID);
     expect(await outboxRows(db, { eventIds: [recorded!] })).to.deep.equal([]);
     expect(await countEvents(db)).to.equal(0);
+  });
+
+  it('When one transaction records events of 18 MB in all (twelve 1.5 MB orders among small ones), Then all are written at its end, in order, at one time, in statements MariaDB takes (max_allowed_packet 16 MB)', async () => {
+    const big = { lines: 'x'.repeat(1_500_000) };
+    const recorded: string[] = [];
+    await inTransaction(db, async (tx) => {
+      for (let i = 0; i < 24; i++) {
+        recorded.push(await recordEvent(tx, { companyId, type: 'article.created', data: i % 2 === 0 ? { i, ...big } : { i } }));
+      }
+      expect(await countEvents(tx), 'nothing written before the work is done').to.equal(0);
+    });
+    const rows = await outboxRows(db, { companyId });
+    expect(rows.map((r) => r.event_id)).to.deep.equal(recorded);
+    expect(rows.map((r) => r.data.i)).to.deep.equal([...Array(24).keys()]);
+    expect(new Set(rows.map((r) => r.occurred_at)).size, 'one time').to.equal(1);
   });
 
   it('When 1000 events are recorded, Then their ids are unique and their time parts never go back', async () => {
