@@ -1807,9 +1807,9 @@ export interface components {
          */
         Quantity: number;
         /**
-         * @description A quantity greater than 0 with at most three decimals: a JSON number, or a string with a
-         *     decimal point or comma (`"1,5"` is 1.5). Whole numbers only where the article or the unit
-         *     catalogue requires it.
+         * @description A quantity greater than 0 with at most three decimals (trailing zeros do not count: `"1.5000"`
+         *     is 1.5): a JSON number, or a string with a decimal point or comma (`"1,5"` is 1.5). Whole
+         *     numbers only where the article or the unit catalogue requires it.
          * @example 12.5
          */
         QuantityInput: number | string;

@@ -1,8 +1,9 @@
 /**
  * Quantities (`quantity_um3pl`): a client sends a JSON number or a string such as "1,5" or "2.25"
- * (a decimal comma counts as a point). A quantity is greater than 0, has at most 3 decimals and is
- * kept exactly as integer thousandths (1.5 -> 1500) on both databases, never as a float; the API
- * shows it as a JSON number again. Thousandths come from the decimal digits, never from n * 1000.
+ * (a decimal comma counts as a point). A quantity is greater than 0, has at most 3 decimals (trailing
+ * zeros are no precision: "1.5000" is 1.5, as the JSON number 1.5000 is) and is kept exactly as
+ * integer thousandths (1.5 -> 1500) on both databases, never as a float; the API shows it as a
+ * JSON number again. Thousandths come from the decimal digits, never from n * 1000.
  */
 
 /** The largest quantity accepted, in units (its thousandths stay far below 2^53). */
@@ -35,11 +36,15 @@ function fail(message: string): ParsedQuantity {
   return { ok: false, message };
 }
 
-/** Checks, in this order: the shape, the number of decimals, the sign (and zero), the maximum (in units). */
+/**
+ * Checks, in this order: the shape, the number of decimals (not counting trailing zeros), the sign
+ * (and zero), the maximum (in units).
+ */
 function fromDecimal(text: string, max: number): ParsedQuantity {
   const match = DECIMAL.exec(text);
   if (!match) return fail(MESSAGES.format);
-  const [, minus, integer = '', fraction = ''] = match;
+  const [, minus, integer = '', written = ''] = match;
+  const fraction = written.replace(/0+$/, '');
   if (fraction.length > 3) return fail(MESSAGES.decimals);
   const digits = (integer + fraction.padEnd(3, '0')).replace(/^0+/, '');
   if (digits === '' || minus === '-') return fail(MESSAGES.positive);

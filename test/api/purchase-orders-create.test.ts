@@ -65,6 +65,12 @@ describe('POST /api/purchase-orders', () => {
     expect((await storedLines(h.db, res.body.data.id)).map((l) => l.quantity)).to.deep.equal([1, 1005, 2675, 7000, 1_000_000_000_000]);
   });
 
+  it('When a string has trailing zeros beyond 3 decimals, Then it is read as the same JSON number is (zeros are no precision)', async () => {
+    const res = await post({ items: [kgLine('1.5000'), kgLine(1.5), kgLine('12,50000000'), buc('2.0000')] }).expect(201);
+    expect(res.body.data.items.map((i: { quantity_um3pl: number }) => i.quantity_um3pl)).to.deep.equal([1.5, 1.5, 12.5, 2]);
+    expect((await storedLines(h.db, res.body.data.id)).map((l) => l.quantity)).to.deep.equal([1500, 1500, 12500, 2000]);
+  });
+
   it('When scoped to the provider, Then the client follows from the supplier and the event is recorded for that client', async () => {
     const res = await post({ partner_id: world.partners.otherClientSupplier, items: [{ article_id: world.articles.otherClient.id, um3pl: 'BUC', quantity_um3pl: 3 }] }, 'providerAdmin').expect(201);
     expect(res.body.data).to.include({ client_3pl_id: world.otherClient.id, partner_id: world.partners.otherClientSupplier, status: 'open' });

@@ -65,6 +65,16 @@ describe('POST /api/stock/adjustments', () => {
     expect((await eventsOf(h.db, world.client.id, 'stock.changed')).filter((e) => e.article_id === a.id && e.cause === 'adjustment')).to.deep.equal([]);
   });
 
+  it('When a count or a delta has trailing zeros beyond 3 decimals, Then they are no precision: "0.0000" counts to 0, "-1.5000" takes 1.5 and a delta "0.0000" is a zero delta', async () => {
+    const [a, kg] = [await freshArticle(world), await kgArticle(world)];
+    await receiveStock(world, a, 4);
+    await receiveStock(world, kg, 3, wh(), 'KG');
+    const res = await post([countLine(a, '0.0000'), deltaLine(kg, '-1.5000', undefined, 'KG')], { reason: 'count' }).expect(201);
+    expect(res.body.data.items.map((i: Record<string, unknown>) => [i.counted_um3pl, i.delta_um3pl, i.quantity_after])).to.deep.equal([[0, -4, 0], [null, -1.5, 1.5]]);
+    const zero = await post([deltaLine(a, '0.0000')]).expect(422);
+    expect(zero.body.errors).to.deep.equal({ 'items.0.delta_um3pl': ['The delta must not be 0: give a positive quantity to add stock, or a negative one to take it away.'] });
+  });
+
   it('When a count is of a balance that does not exist, Then it is created at the count; a count of 0 creates nothing', async () => {
     const [a, b] = [await freshArticle(world), await freshArticle(world)];
     await post([countLine(a, 3, 'STOC_QUARANTINE'), countLine(b, 0)], { reason: 'count' }).expect(201);

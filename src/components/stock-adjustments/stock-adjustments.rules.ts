@@ -14,8 +14,8 @@ export const messages = {
   neither: 'Give delta_um3pl (a signed change) or counted_um3pl (what a count found).',
 };
 
-/** Zero as a client may write it: 0, "0", "0.0", "0,000". */
-const ZERO = /^0+(?:[.,]0{1,3})?$/;
+/** Zero as a client may write it: 0, "0", "0.0", "0,000", "0.0000" (trailing zeros are no precision). */
+const ZERO = /^0+(?:[.,]0+)?$/;
 
 function isZero(value: unknown): boolean {
   if (typeof value === 'number') return value === 0;

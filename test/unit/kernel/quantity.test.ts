@@ -76,11 +76,23 @@ describe('parseQuantity', () => {
     expectMessage(FORMAT, [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]);
   });
 
-  it('When there are more than 3 decimals, even trailing zeros in a string, Then it says at most 3 decimals', () => {
+  it('When there are more than 3 significant decimals, Then it says at most 3 decimals', () => {
     expectMessage(DECIMALS, [
-      '1.5000', '1,2345', '0,0001', '0.0000', '1.' + '0'.repeat(200), '-1,2345',
+      '1,2345', '0,0001', '1.00010', '1.' + '0'.repeat(200) + '1', '-1,2345',
       0.1 + 0.2, 1.2345, 0.0001, 1e-7, 5e-324, -1e-7, 1000000000.0001,
     ]);
+  });
+
+  it('When a string has trailing zeros beyond 3 decimals, Then they are no precision and it is read as the JSON number is', () => {
+    expectThousandths([
+      ['1.5000', 1500],
+      ['12.50000000', 12500],
+      ['1,2340', 1234],
+      ['1.' + '0'.repeat(200), 1000],
+      ['1000000000.000000', 1_000_000_000_000],
+    ]);
+    expectMessage(POSITIVE, ['0.0000', '-1.5000']);
+    expectMessage(MAX, ['1000000000.0010']);
   });
 
   it('When the JSON number has trailing zeros, Then they are gone after JSON parsing and it is accepted', () => {
