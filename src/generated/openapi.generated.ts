@@ -2241,14 +2241,15 @@ export interface components {
         StockAdjustmentReason: "count" | "damage" | "loss" | "found" | "expiry" | "correction";
         /**
          * @description A change of stock, not 0: positive adds, negative takes away. A JSON number or a string with a
-         *     decimal point or comma (`"-1,5"`), at most three decimals, at most 1000000000 either way;
-         *     whole numbers only where the article or the unit catalogue requires it.
+         *     decimal point or comma (`"-1,5"`: a minus right before the digits, no plus sign), at most three
+         *     decimals, between -1000000000 and 1000000000; whole numbers only where the article or the unit
+         *     catalogue requires it.
          * @example -3
          */
         SignedQuantityInput: number | string;
         /**
-         * @description What a count found on hand: 0 or more, a JSON number or a string with a decimal point or comma,
-         *     at most three decimals; whole numbers only where the article or the unit catalogue requires it.
+         * @description What a count found on hand: 0 or more (`-0` and `"-0"` are 0), a JSON number or a string with
+         *     a decimal point or comma, at most three decimals; whole numbers only where the article or the unit catalogue requires it.
          *     At most 1000000000000, what a balance holds: a count sets the balance, so its change may be
          *     larger than a delta line's 1000000000.
          * @example 118

@@ -17,7 +17,10 @@ export const MAX_QUANTITY = 1_000_000_000;
  */
 export const MAX_BALANCE = 1_000_000_000_000;
 
-export type ParsedQuantity = { ok: true; thousandths: number } | { ok: false; message: string };
+/** What was wrong with a quantity, for a caller that words it for its own field (a signed delta). */
+export type QuantityProblem = keyof typeof MESSAGES | 'max';
+
+export type ParsedQuantity = { ok: true; thousandths: number } | { ok: false; message: string; problem?: QuantityProblem };
 
 const MESSAGES = {
   empty: 'The quantity must not be empty.',
@@ -30,10 +33,10 @@ const MESSAGES = {
 /** An optional minus (only to tell negatives apart), digits, then at most one '.' or ',' and digits. */
 const DECIMAL = /^(-?)(\d+)(?:[.,](\d+))?$/;
 
-const tooLarge = (max: number): string => `The quantity must not be greater than ${max}.`;
+const tooLarge = (max: number): ParsedQuantity => ({ ok: false, message: `The quantity must not be greater than ${max}.`, problem: 'max' });
 
-function fail(message: string): ParsedQuantity {
-  return { ok: false, message };
+function fail(problem: keyof typeof MESSAGES): ParsedQuantity {
+  return { ok: false, message: MESSAGES[problem], problem };
 }
 
 /**
@@ -42,15 +45,15 @@ function fail(message: string): ParsedQuantity {
  */
 function fromDecimal(text: string, max: number): ParsedQuantity {
   const match = DECIMAL.exec(text);
-  if (!match) return fail(MESSAGES.format);
+  if (!match) return fail('format');
   const [, minus, integer = '', written = ''] = match;
   const fraction = written.replace(/0+$/, '');
-  if (fraction.length > 3) return fail(MESSAGES.decimals);
+  if (fraction.length > 3) return fail('decimals');
   const digits = (integer + fraction.padEnd(3, '0')).replace(/^0+/, '');
-  if (digits === '' || minus === '-') return fail(MESSAGES.positive);
-  if (digits.length > String(max).length + 3) return fail(tooLarge(max));
+  if (digits === '' || minus === '-') return fail('positive');
+  if (digits.length > String(max).length + 3) return tooLarge(max);
   const thousandths = Number(digits); // at most 16 digits, so any above max * 1000 (≤ 10^15) reads as above it; the rest are exact
-  if (thousandths > max * 1000) return fail(tooLarge(max));
+  if (thousandths > max * 1000) return tooLarge(max);
   return { ok: true, thousandths };
 }
 
@@ -62,16 +65,16 @@ function fromDecimal(text: string, max: number): ParsedQuantity {
 export function parseQuantity(value: unknown, max: typeof MAX_QUANTITY | typeof MAX_BALANCE = MAX_QUANTITY): ParsedQuantity {
   if (typeof value === 'string') {
     const text = value.trim();
-    return text === '' ? fail(MESSAGES.empty) : fromDecimal(text, max);
+    return text === '' ? fail('empty') : fromDecimal(text, max);
   }
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return fail(MESSAGES.format);
+    if (!Number.isFinite(value)) return fail('format');
     // String(n) is the shortest decimal that reads back as n: '1.005', '-2.5', '1e-7' or '1e+21'.
     const text = String(value);
-    if (text.includes('e-')) return fail(MESSAGES.decimals); // only below 1e-6: more than 3 decimals
+    if (text.includes('e-')) return fail('decimals'); // only below 1e-6: more than 3 decimals
     return fromDecimal(text.includes('e+') ? BigInt(value).toString() : text, max);
   }
-  return fail(MESSAGES.type);
+  return fail('type');
 }
 
 /** Thousandths as the API shows them: a JSON number (1500 -> 1.5). */

@@ -162,6 +162,25 @@ describe('POST /api/stock/adjustments', () => {
     expect(await inventoryState(h.db, world.client.id)).to.deep.equal(before);
   });
 
+  it('When a delta is beyond a line\'s bound either way, or signed as the API does not read it, Then 422 says the real bound or how to sign it; a count "-0" is 0 as the number -0 is', async () => {
+    const [a, b, c, d, e] = [await freshArticle(world), await freshArticle(world), await freshArticle(world), await freshArticle(world), await freshArticle(world)];
+    await receiveStock(world, e, 2);
+    const before = await inventoryState(h.db, world.client.id);
+    const res = await post([deltaLine(a, -1_000_000_001), deltaLine(b, 1_000_000_001), deltaLine(c, '+5'), deltaLine(d, '- 1'), countLine(e, '- 1')]).expect(422);
+    const range = 'The delta must be between -1000000000 and 1000000000.';
+    const sign = 'The delta must be a number with at most 3 decimals, such as 2, -1.5 or "-1,5": a minus right before the digits to take stock away, no sign to add it.';
+    expect(res.body.errors).to.deep.equal({
+      'items.0.delta_um3pl': [range],
+      'items.1.delta_um3pl': [range],
+      'items.2.delta_um3pl': [sign],
+      'items.3.delta_um3pl': [sign],
+      'items.4.counted_um3pl': ['The quantity must be a number with at most 3 decimals, such as 12, 1.5 or "1,5".'],
+    });
+    expect(await inventoryState(h.db, world.client.id)).to.deep.equal(before);
+    const zero = await post([countLine(e, '-0')], { reason: 'count' }).expect(201);
+    expect(zero.body.data.items[0]).to.include({ counted_um3pl: 0, delta_um3pl: -2, quantity_after: 0 });
+  });
+
   it('When a KG article is adjusted by a fraction, and an integer-only article by a whole number, Then both are kept exactly', async () => {
     const kg = await kgArticle(world);
     const res = await post([deltaLine(kg, '2,125', undefined, 'KG')]).expect(201);

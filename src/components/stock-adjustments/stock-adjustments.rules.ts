@@ -4,11 +4,12 @@
  * or a string with a decimal point or comma, at most 3 decimals, kept as thousandths); the sign
  * and zero are the only differences.
  */
-import { MAX_BALANCE, parseQuantity, type ParsedQuantity } from '../../kernel/quantity.js';
+import { MAX_BALANCE, MAX_QUANTITY, parseQuantity, type ParsedQuantity } from '../../kernel/quantity.js';
 
 export const messages = {
   zeroDelta: 'The delta must not be 0: give a positive quantity to add stock, or a negative one to take it away.',
-  deltaFormat: 'The delta must be a number with at most 3 decimals, such as 2, -1.5 or "-1,5".',
+  deltaFormat: 'The delta must be a number with at most 3 decimals, such as 2, -1.5 or "-1,5": a minus right before the digits to take stock away, no sign to add it.',
+  deltaRange: `The delta must be between -${MAX_QUANTITY} and ${MAX_QUANTITY}.`,
   negativeCount: 'The count must be 0 or more.',
   both: 'Give either delta_um3pl or counted_um3pl on a line, not both.',
   neither: 'Give delta_um3pl (a signed change) or counted_um3pl (what a count found).',
@@ -22,34 +23,45 @@ function isZero(value: unknown): boolean {
   return typeof value === 'string' && ZERO.test(value.trim());
 }
 
-/** The sign of a value and what is left without it (a leading minus of a string, or a negative number). */
-function unsigned(value: unknown): { negative: boolean; magnitude: unknown } {
-  if (typeof value === 'number') return value < 0 ? { negative: true, magnitude: -value } : { negative: false, magnitude: value };
-  if (typeof value === 'string' && value.trim().startsWith('-')) return { negative: true, magnitude: value.trim().slice(1) };
-  return { negative: false, magnitude: value };
-}
-
-function negate(parsed: ParsedQuantity): ParsedQuantity {
-  return parsed.ok ? { ok: true, thousandths: -parsed.thousandths } : parsed;
-}
-
-/** A signed change of stock in thousandths; 0 is refused. */
-export function parseDelta(value: unknown): ParsedQuantity {
-  if (isZero(unsigned(value).magnitude)) return { ok: false, message: messages.zeroDelta };
-  const { negative, magnitude } = unsigned(value);
-  if (negative && unsigned(magnitude).negative) return { ok: false, message: messages.deltaFormat };
-  const parsed = parseQuantity(magnitude);
-  return negative ? negate(parsed) : parsed;
+/**
+ * The sign of a value and what is left without it: a negative number, or a string whose minus
+ * stands right before its digits ("-1,5"). Undefined for a sign the API does not read: a plus
+ * ("+5"), a minus apart from the digits ("- 1"), two of them ("--1").
+ */
+function signed(value: unknown): { negative: boolean; magnitude: unknown } | undefined {
+  if (typeof value === 'number') return { negative: value < 0, magnitude: Math.abs(value) };
+  if (typeof value !== 'string') return { negative: false, magnitude: value };
+  const text = value.trim();
+  if (!/^[-+]/.test(text)) return { negative: false, magnitude: text };
+  return /^-\d/.test(text) ? { negative: true, magnitude: text.slice(1) } : undefined;
 }
 
 /**
- * A count in thousandths: 0 or more, up to what a balance may hold (MAX_BALANCE), since it sets the
- * balance; its delta may then be larger than any line's.
+ * A signed change of stock in thousandths, at most MAX_QUANTITY either way; 0 is refused. Its
+ * shape and range are told as a delta's (a sign, both bounds); decimals and type as any quantity's.
+ */
+export function parseDelta(value: unknown): ParsedQuantity {
+  const sign = signed(value);
+  if (!sign) return { ok: false, message: messages.deltaFormat };
+  if (isZero(sign.magnitude)) return { ok: false, message: messages.zeroDelta };
+  const parsed = parseQuantity(sign.magnitude);
+  if (parsed.ok) return sign.negative ? { ok: true, thousandths: -parsed.thousandths } : parsed;
+  if (parsed.problem === 'format') return { ok: false, message: messages.deltaFormat };
+  if (parsed.problem === 'max') return { ok: false, message: messages.deltaRange };
+  return parsed;
+}
+
+/**
+ * A count in thousandths: 0 or more (0 in any spelling, "-0" too, as the number -0 is), up to what
+ * a balance may hold (MAX_BALANCE), since it sets the balance; its delta may then be larger than any
+ * line's. A sign the API does not read ("+5", "- 1") is a quantity's format message.
  */
 export function parseCount(value: unknown): ParsedQuantity {
-  if (isZero(value)) return { ok: true, thousandths: 0 };
-  if (unsigned(value).negative) return { ok: false, message: messages.negativeCount };
-  return parseQuantity(value, MAX_BALANCE);
+  const sign = signed(value);
+  if (!sign) return parseQuantity(value, MAX_BALANCE);
+  if (isZero(sign.magnitude)) return { ok: true, thousandths: 0 };
+  if (sign.negative) return { ok: false, message: messages.negativeCount };
+  return parseQuantity(sign.magnitude, MAX_BALANCE);
 }
 
 export interface AdjustmentLineInput {

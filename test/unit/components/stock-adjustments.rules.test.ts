@@ -10,14 +10,24 @@ describe('Adjustment quantities (stock-adjustments.rules.ts)', () => {
   });
 
   it('When a delta is zero in any spelling, Then it is refused with what to send instead', () => {
-    for (const zero of [0, -0, '0', '-0', '0,000', '00.0']) expect(parseDelta(zero)).to.deep.equal({ ok: false, message: messages.zeroDelta });
+    for (const zero of [0, -0, '0', '-0', '0,000', '00.0', '-0.0000']) expect(parseDelta(zero)).to.deep.equal({ ok: false, message: messages.zeroDelta });
   });
 
-  it('When a delta breaks the quantity rules, Then the quantity message says which', () => {
-    expect(parseDelta('-1.2345')).to.deep.equal({ ok: false, message: 'The quantity may have at most 3 decimals.' });
-    expect(parseDelta(-2_000_000_000)).to.deep.equal({ ok: false, message: 'The quantity must not be greater than 1000000000.' });
-    expect(parseDelta('--1')).to.deep.equal({ ok: false, message: messages.deltaFormat });
-    expect(parseDelta(true).ok).to.equal(false);
+  it('When a delta breaks the quantity rules, Then the quantity message says which; its shape and range are told as a signed value', () => {
+    expect(parseDelta('-1.2345')).to.deep.include({ ok: false, message: 'The quantity may have at most 3 decimals.' });
+    expect(parseDelta(true)).to.deep.include({ ok: false, message: 'The quantity must be a number, or a string such as "1,5".' });
+    for (const beyond of [-2_000_000_000, -1_000_000_001, 1_000_000_001, '-1000000000,001', '1000000001']) {
+      expect(parseDelta(beyond), String(beyond)).to.deep.equal({ ok: false, message: 'The delta must be between -1000000000 and 1000000000.' });
+    }
+    expect(parseDelta(-1_000_000_000)).to.deep.equal({ ok: true, thousandths: -1_000_000_000_000 });
+    expect(parseDelta('1000000000')).to.deep.equal({ ok: true, thousandths: 1_000_000_000_000 });
+  });
+
+  it('When a delta string has a sign the API does not read (a plus, a minus apart from its digits, two), or is not a decimal, Then the delta format message says how to sign it', () => {
+    expect(messages.deltaFormat).to.include('a minus right before the digits');
+    for (const bad of ['+5', '- 1', ' - 1 ', '-\t1', '--1', '+-1', '-+1', '-', '-,5', 'abc', '-abc', '1e3', Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(parseDelta(bad), String(bad)).to.deep.equal({ ok: false, message: messages.deltaFormat });
+    }
   });
 
   it('When a count is 0 or more, up to what a balance holds, Then it is kept; below 0 or above it is refused', () => {
@@ -26,11 +36,16 @@ describe('Adjustment quantities (stock-adjustments.rules.ts)', () => {
     expect(parseCount('118')).to.deep.equal({ ok: true, thousandths: 118000 });
     expect(parseCount(-1)).to.deep.equal({ ok: false, message: messages.negativeCount });
     expect(parseCount('-0,5')).to.deep.equal({ ok: false, message: messages.negativeCount });
+    // "-0" is 0, as the number -0 is.
+    for (const zero of [-0, '-0', ' -0,000 ', '-0.0000']) expect(parseCount(zero), String(zero)).to.deep.equal({ ok: true, thousandths: 0 });
+    for (const bad of ['+5', '- 1', '--1', '- 0']) {
+      expect(parseCount(bad), bad).to.deep.include({ ok: false, message: 'The quantity must be a number with at most 3 decimals, such as 12, 1.5 or "1,5".' });
+    }
     // A count sets a whole balance: up to what one holds (10^12), not only a line's 10^9.
     expect(parseCount('1000000000,5')).to.deep.equal({ ok: true, thousandths: 1_000_000_000_500 });
     expect(parseCount(1e12)).to.deep.equal({ ok: true, thousandths: 1e15 });
-    expect(parseCount('1000000000000.001')).to.deep.equal({ ok: false, message: 'The quantity must not be greater than 1000000000000.' });
-    expect(parseCount(1e13)).to.deep.equal({ ok: false, message: 'The quantity must not be greater than 1000000000000.' });
+    expect(parseCount('1000000000000.001')).to.deep.include({ ok: false, message: 'The quantity must not be greater than 1000000000000.' });
+    expect(parseCount(1e13)).to.deep.include({ ok: false, message: 'The quantity must not be greater than 1000000000000.' });
   });
 
   it('When a line gives a delta, a count, both or neither, Then its quantity is read from the field it gave, or fails on the field named', () => {
