@@ -30,6 +30,15 @@ const MESSAGES = {
   type: 'The quantity must be a number, or a string such as "1,5".',
 } as const;
 
+/**
+ * What a quantity of the wrong type answers (null, true, an object, a JSON number beyond a double):
+ * request validation says it too, for every schema marked `x-quantity`.
+ */
+export const QUANTITY_TYPE_MESSAGE = MESSAGES.type;
+
+/** What a quantity string longer than the document allows answers (request validation). */
+export const quantityTooLong = (characters: number | string): string => `The quantity must not be longer than ${characters} characters.`;
+
 /** An optional minus (only to tell negatives apart), digits, then at most one '.' or ',' and digits. */
 const DECIMAL = /^(-?)(\d+)(?:[.,](\d+))?$/;
 

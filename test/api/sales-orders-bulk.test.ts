@@ -43,6 +43,15 @@ describe('POST /api/sales-orders/bulk', () => {
     expect(await levels(world, article.id)).to.deep.include({ quantity: 10, reserved: 7, available: 3 });
   });
 
+  it('When an item\'s quantity is of a type it cannot be, Then it fails alone with the message a single create gives (the quantity\'s own)', async () => {
+    const article = await freshArticle(world);
+    const bad = orderBody(world, [{ ...buc(article, 1), quantity_um3pl: null as never }]);
+    const single = await world.as('operator').post('/api/sales-orders').send(bad).expect(422);
+    const res = await bulk([bad]).expect(200);
+    expect(res.body.data[0]).to.deep.equal({ index: 0, status: 'failed', errors: single.body.errors });
+    expect(single.body.errors).to.deep.equal({ 'items.0.quantity_um3pl': ['The quantity must be a number, or a string such as "1,5".'] });
+  });
+
   it('When an item is not an order at all, or there are more than 100, Then the item fails naming its fields, and the request over 100 is a 422 on items that writes nothing', async () => {
     const res = await bulk([{ partner_id: world.partners.client }]).expect(200);
     expect(res.body.data[0].status).to.equal('failed');

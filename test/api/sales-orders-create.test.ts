@@ -161,6 +161,26 @@ describe('POST /api/sales-orders', () => {
       });
     });
 
+    it('When a quantity is of a type it cannot be (null, true, an object, a JSON number beyond a double) or a string over 32 characters, Then 422 says what to send, or the length limit', async () => {
+      const lines = [kgLine(null as never), kgLine(true as never), kgLine({} as never), kgLine(-1), kgLine('1.500000000000000000000000000000000'), kgLine('1.50000000000000000000000000000')];
+      // 1e400 is JSON a client may send: JSON.parse reads it as Infinity, which JSON.stringify cannot write.
+      const body = JSON.stringify(orderBody(world, lines)).replace('"quantity_um3pl":-1', '"quantity_um3pl":1e400');
+      const before = await outboundState(h.db, world.client.id);
+      const res = await world.as('operator').post('/api/sales-orders').set('Content-Type', 'application/json').send(body).expect(422);
+      const TYPE = 'The quantity must be a number, or a string such as "1,5".';
+      expect(res.body).to.deep.equal({
+        message: INVALID,
+        errors: {
+          'items.0.quantity_um3pl': [TYPE],
+          'items.1.quantity_um3pl': [TYPE],
+          'items.2.quantity_um3pl': [TYPE],
+          'items.3.quantity_um3pl': [TYPE],
+          'items.4.quantity_um3pl': ['The quantity must not be longer than 32 characters.'],
+        },
+      });
+      expect(await outboundState(h.db, world.client.id)).to.deep.equal(before);
+    });
+
     it('When items is empty, Then it answers 422 on items', async () => {
       await refused(orderBody(world, []), { items: ['The items field must have at least 1 item.'] }, INVALID);
     });

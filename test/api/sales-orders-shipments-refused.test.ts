@@ -66,6 +66,16 @@ describe('POST /api/sales-orders/{id}/shipments', () => {
     });
   });
 
+  it('When a line\'s quantity is of a type it cannot be, or a string over 32 characters, Then 422 answers the quantity\'s own message, or the length limit', async () => {
+    const a = await freshArticle(world, world.client.id);
+    const order = await picked([[a, 3]]);
+    const line = order.items[0]!.id;
+    await refused(order.id, { items: [{ so_item_id: line, quantity_um3pl: null }, { so_item_id: line, quantity_um3pl: '1'.repeat(33) }] }, {
+      'items.0.quantity_um3pl': ['The quantity must be a number, or a string such as "1,5".'],
+      'items.1.quantity_um3pl': ['The quantity must not be longer than 32 characters.'],
+    });
+  });
+
   it('When the article of a KG line takes whole quantities only, Then a fraction of the line is refused on it', async () => {
     const kg = await kgArticle(world, world.client.id, true);
     await receiveStock(world, kg, 5, world.warehouses[0], 'KG');

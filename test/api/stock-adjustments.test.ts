@@ -181,6 +181,18 @@ describe('POST /api/stock/adjustments', () => {
     expect(zero.body.data.items[0]).to.include({ counted_um3pl: 0, delta_um3pl: -2, quantity_after: 0 });
   });
 
+  it('When a delta or a count is of a type it cannot be, or a string over 32 characters, Then 422 answers the quantity\'s own message, or the length limit', async () => {
+    const a = await freshArticle(world);
+    const res = await post([countLine(a, null as never), deltaLine(a, true as never), deltaLine(a, '-1.50000000000000000000000000000000'), countLine(a, [1] as never)]).expect(422);
+    const TYPE = 'The quantity must be a number, or a string such as "1,5".';
+    expect(res.body.errors).to.deep.equal({
+      'items.0.counted_um3pl': [TYPE],
+      'items.1.delta_um3pl': [TYPE],
+      'items.2.delta_um3pl': ['The quantity must not be longer than 32 characters.'],
+      'items.3.counted_um3pl': [TYPE],
+    });
+  });
+
   it('When a KG article is adjusted by a fraction, and an integer-only article by a whole number, Then both are kept exactly', async () => {
     const kg = await kgArticle(world);
     const res = await post([deltaLine(kg, '2,125', undefined, 'KG')]).expect(201);

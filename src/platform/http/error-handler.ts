@@ -42,21 +42,32 @@ function renderBodyParserError(error: { type: string }): Rendered | undefined {
   }
 }
 
-function renderValidatorError(error: { status: number; message: string; path?: string; errors?: ValidatorErrorItem[] }, parameters: Parameters<typeof toFieldErrors>[1]): Rendered {
+/** What the operation says of its input, for wording the validator's errors: its parameters and its body's schema. */
+interface Input {
+  parameters: Parameters<typeof toFieldErrors>[1];
+  body: Parameters<typeof toFieldErrors>[2];
+}
+
+function inputOf(req: Request): Input {
+  const requestBody = req.operation?.raw.requestBody as { content?: Record<string, { schema?: Input['body'] }> } | undefined;
+  return { parameters: req.operation?.parameters ?? [], body: requestBody?.content?.['application/json']?.schema };
+}
+
+function renderValidatorError(error: { status: number; message: string; path?: string; errors?: ValidatorErrorItem[] }, input: Input): Rendered {
   if (error.status === 415) {
     return { status: 415, body: { message: 'The request body must be application/json.' } };
   }
   if (error.status === 400) {
     const items = error.errors?.length ? error.errors : [{ path: error.path, message: error.message }];
-    return { status: 422, body: { message: 'The given data was invalid.', errors: toFieldErrors(items, parameters) } };
+    return { status: 422, body: { message: 'The given data was invalid.', errors: toFieldErrors(items, input.parameters, input.body) } };
   }
   return { status: error.status, body: { message: error.message } };
 }
 
-function render(error: unknown, parameters: Parameters<typeof toFieldErrors>[1]): Rendered | undefined {
+function render(error: unknown, input: Input): Rendered | undefined {
   if (error instanceof errors.AppError) return renderAppError(error);
   if (error instanceof OpenApiValidator.error.BadRequest || error instanceof OpenApiValidator.error.UnsupportedMediaType) {
-    return renderValidatorError(error as never, parameters);
+    return renderValidatorError(error as never, input);
   }
   if (typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string') {
     return renderBodyParserError(error as { type: string });
@@ -83,7 +94,7 @@ export function bearerChallenge(req: Pick<Request, 'headers'>): string {
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    let rendered = render(error, req.operation?.parameters ?? []);
+    let rendered = render(error, inputOf(req));
     if (!rendered || rendered.status >= 500) {
       const level = rendered ? 'warn' : 'error';
       logger[level]({ err: error, requestId: req.requestId, operation: req.operation?.operationId }, 'request failed');

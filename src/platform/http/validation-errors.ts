@@ -1,11 +1,14 @@
 /**
  * Turns express-openapi-validator's errors into the contract's field errors: keys are the field
  * as the client sent it (`items.0.quantity_um3pl`, `per_page`, `X-Company-Id`), messages read as
- * sentences that say what to fix.
+ * sentences that say what to fix. A body field's schema is looked up by its path where the wording
+ * depends on it: a quantity (`x-quantity`) of the wrong type answers the quantity's own message.
  */
+import { QUANTITY_TYPE_MESSAGE, quantityTooLong } from '../../kernel/quantity.js';
 import type { FieldErrors } from '../errors.js';
 import { DATE_TIME_EXPECTED } from '../input-time.js';
 import { resolvedSchema, type Parameter } from '../openapi/document.js';
+import { schemasAt, type SchemaNode } from '../openapi/schema-at.js';
 
 export interface ValidatorErrorItem {
   path?: string;
@@ -122,9 +125,6 @@ function sentence(field: string, keyword: string, message: string, parameter?: P
       return `The ${field} field is required.`;
     case 'additionalProperties':
       return `The ${field} field is not allowed.`;
-    case 'anyOf':
-    case 'oneOf':
-      return `The ${field} field does not have an allowed type.`;
     case 'format': {
       const format = Object.keys(FORMATS).find((name) => message.includes(`"${name}"`));
       return `The ${field} field ${format ? FORMATS[format] : message}.`;
@@ -140,24 +140,49 @@ function redundant(item: ValidatorErrorItem, all: readonly ValidatorErrorItem[])
   return item.message?.includes('"int32"') === true && all.some((other) => other !== item && other.path === item.path);
 }
 
-export function toFieldErrors(items: readonly ValidatorErrorItem[], parameters: readonly Parameter[]): FieldErrors {
+const keywordOf = (item: ValidatorErrorItem): string => (item.errorCode ?? '').replace('.openapi.validation', '');
+
+/** Whether the body field at `path` (`/body/items/0/quantity_um3pl`) is a quantity of the document (`x-quantity`). */
+function isQuantity(path: string, body: SchemaNode | undefined): boolean {
+  const [location, ...segments] = path.replace(/^\//, '').split('/');
+  if (location !== 'body' || body === undefined) return false;
+  const decoded = segments.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return schemasAt(body, decoded).some((schema) => schema['x-quantity'] === true);
+}
+
+/**
+ * The one message of a field none of whose alternatives (anyOf, oneOf) it matched: the
+ * alternatives' own complaints ("must be number", "must be string") say less. A quantity says what
+ * to send, or its length limit when only that failed (a string too long).
+ */
+function alternativesMessage(field: string, items: readonly ValidatorErrorItem[], body: SchemaNode | undefined): string {
+  const alternatives = items.find((item) => keywordOf(item) === 'anyOf' || keywordOf(item) === 'oneOf');
+  if (!isQuantity(alternatives?.path ?? '', body)) return `The ${field} field does not have an allowed type.`;
+  const tooLong = items.map((item) => /^must NOT have more than (\d+) characters$/.exec(item.message ?? '')).find((match) => match !== null);
+  return tooLong ? quantityTooLong(tooLong[1]!) : QUANTITY_TYPE_MESSAGE;
+}
+
+/**
+ * The validator's errors as field errors. `body`: the schema of the request's body (a `$ref` of the
+ * document), to word a field's errors by what it is.
+ */
+export function toFieldErrors(items: readonly ValidatorErrorItem[], parameters: readonly Parameter[], body?: SchemaNode): FieldErrors {
   items = items.filter((item) => !redundant(item, items));
-  const byField = new Map<string, { anyOf: boolean; messages: string[] }>();
+  const byField = new Map<string, ValidatorErrorItem[]>();
   for (const item of items) {
     const field = fieldOf(item.path ?? '', parameters);
-    const keyword = (item.errorCode ?? '').replace('.openapi.validation', '');
-    const entry = byField.get(field) ?? { anyOf: false, messages: [] };
-    byField.set(field, entry);
-    if (entry.anyOf) continue;
-    const parameter = parameters.find((p) => p.name === field);
-    const message = item.message ? sentence(field, keyword, item.message, parameter) : `The ${field} field is invalid.`;
-    if (keyword === 'anyOf' || keyword === 'oneOf') {
-      // The alternatives' own complaints ("must be number", "must be string") say less than this.
-      entry.anyOf = true;
-      entry.messages = [message];
-    } else if (!entry.messages.includes(message)) {
-      entry.messages.push(message);
-    }
+    byField.set(field, [...(byField.get(field) ?? []), item]);
   }
-  return Object.fromEntries([...byField].map(([field, { messages }]) => [field, messages]));
+  return Object.fromEntries([...byField].map(([field, group]) => [field, messagesOf(field, group, parameters, body)]));
+}
+
+function messagesOf(field: string, items: readonly ValidatorErrorItem[], parameters: readonly Parameter[], body: SchemaNode | undefined): string[] {
+  if (items.some((item) => keywordOf(item) === 'anyOf' || keywordOf(item) === 'oneOf')) return [alternativesMessage(field, items, body)];
+  const parameter = parameters.find((p) => p.name === field);
+  const messages: string[] = [];
+  for (const item of items) {
+    const message = item.message ? sentence(field, keywordOf(item), item.message, parameter) : `The ${field} field is invalid.`;
+    if (!messages.includes(message)) messages.push(message);
+  }
+  return messages;
 }

@@ -37,5 +37,6 @@ function asValidatorItem(error: ErrorObject): ValidatorErrorItem {
 /** A checker of `name`: the field errors of a value, keyed as in a single request's 422, or undefined when it passes. */
 export function schemaValidator(name: SchemaName): (value: unknown) => FieldErrors | undefined {
   const validate = ajv().compile({ $ref: `document#/components/schemas/${name}` });
-  return (value) => (validate(value) ? undefined : toFieldErrors((validate.errors ?? []).map(asValidatorItem), []));
+  const schema = { $ref: `#/components/schemas/${name}` };
+  return (value) => (validate(value) ? undefined : toFieldErrors((validate.errors ?? []).map(asValidatorItem), [], schema));
 }

@@ -173,6 +173,28 @@ describe('toFieldErrors', () => {
       });
     });
 
+    it('When the field whose alternatives fail is a quantity of the body\'s schema (x-quantity, also under allOf), Then it answers the quantity\'s message, or its length limit when a string was too long', () => {
+      const TYPE = 'The quantity must be a number, or a string such as "1,5".';
+      const alternatives = (path: string, ...rest: ValidatorErrorItem[]) => [item(path, 'type', 'must be number'), ...rest, item(path, 'anyOf', 'must match a schema in anyOf')];
+      const order = { $ref: '#/components/schemas/SalesOrderCreate' };
+      expect(toFieldErrors(alternatives('/body/items/0/quantity_um3pl', item('/body/items/0/quantity_um3pl', 'type', 'must be string')), [], order)).to.deep.equal({
+        'items.0.quantity_um3pl': [TYPE],
+      });
+      expect(toFieldErrors(alternatives('/body/items/3/quantity_um3pl', item('/body/items/3/quantity_um3pl', 'maxLength', 'must NOT have more than 32 characters')), [], order)).to.deep.equal({
+        'items.3.quantity_um3pl': ['The quantity must not be longer than 32 characters.'],
+      });
+      const shipment = { $ref: '#/components/schemas/ShipmentCreate' };
+      expect(toFieldErrors(alternatives('/body/items/0/quantity_um3pl'), [], shipment)).to.deep.equal({ 'items.0.quantity_um3pl': [TYPE] });
+      const adjustment = { $ref: '#/components/schemas/StockAdjustmentCreate' };
+      expect(toFieldErrors([...alternatives('/body/items/0/delta_um3pl'), ...alternatives('/body/items/1/counted_um3pl')], [], adjustment)).to.deep.equal({
+        'items.0.delta_um3pl': [TYPE],
+        'items.1.counted_um3pl': [TYPE],
+      });
+      // A field that is not a quantity, or a path the schema does not describe, keeps the general message.
+      expect(toFieldErrors(alternatives('/body/notes'), [], order)).to.deep.equal({ notes: ['The notes field does not have an allowed type.'] });
+      expect(toFieldErrors(alternatives('/body/items/x/quantity_um3pl'), [], order)).to.deep.equal({ 'items.x.quantity_um3pl': ['The items.x.quantity_um3pl field does not have an allowed type.'] });
+    });
+
     it('When a oneOf fails, Then it collapses the same way', () => {
       const errors = toFieldErrors(
         [item('/body/target', 'type', 'must be string'), item('/body/target', 'oneOf', 'must match exactly one schema in oneOf')],
