@@ -926,8 +926,8 @@ export interface paths {
          *
          *     `delivered` ships everything the order has left as one shipment without tracking (it shows in
          *     the order's `shipments` and `GET /api/shipments`): stock of the order's warehouse and stock
-         *     type falls by every remaining line, all or nothing; too little stock is a 422 naming each
-         *     short line. Its `stock.changed` events keep the cause `delivery` and the document
+         *     type falls by every remaining line, all or nothing; too little stock is a 422 on `status`
+         *     naming each short balance, with what it has on hand against what the order's lines need. Its `stock.changed` events keep the cause `delivery` and the document
          *     `{type: "sales_order", id}` they always had. `closed` gives up what a partially delivered
          *     order has left and frees its reservation; `cancelled` frees the whole reservation. Records
          *     `sales_order.status_changed` (and `stock.changed`, and `shipment.created` for `delivered`).
@@ -1017,7 +1017,9 @@ export interface paths {
          *
          *     Stock of the order's warehouse and stock type falls by every shipped line, and the order's
          *     reservation by the same, in one transaction, all or nothing: too little stock, or more than a
-         *     line has left, is a 422 naming each line, and nothing changes. Stock never goes below zero and
+         *     line has left, is a 422 naming each line (too little stock once per balance, with what it has
+         *     on hand against what the lines of it need; on `items` for a shipment without them), and
+         *     nothing changes. Stock never goes below zero and
          *     a line never ships beyond its quantity, whatever the concurrency. The order becomes
          *     `partially_delivered`, or `delivered` once every line is complete.
          *

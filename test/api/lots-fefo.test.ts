@@ -100,7 +100,19 @@ describe('POST /api/sales-orders (lots, FEFO)', () => {
     const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 5)])).id, ['picking']);
     const before = await rows(a);
     const res = await world.as('operator').post(`/api/sales-orders/${order.id}/shipments`).send({}).expect(422);
-    expect(res.body.errors['items.0.quantity_um3pl'][0]).to.match(/^Not enough STOC_OK stock of article .* that has not expired: 2 can be shipped .* 5 needed, short by 3\.$/);
+    expect(res.body.errors.items[0]).to.match(/^Not enough STOC_OK stock of article .* that has not expired: 2 can be shipped .* 5 needed, short by 3\.$/);
+    expect(await rows(a)).to.deep.equal(before);
+  });
+
+  it('When two unpinned lines of a tracked article together need more than can ship, Then the shortfall gives what could ship before the first line against what both need', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 2, lot: 'L1', expiry_date: soon }, { quantity: 1, lot: 'L2', expiry_date: later }]);
+    const order = await moveThrough(world, (await createSalesOrder(world, [buc(a, 2), buc(a, 2)])).id, ['picking']);
+    const before = await rows(a);
+    const res = await world.as('operator').post(`/api/sales-orders/${order.id}/shipments`).send({}).expect(422);
+    expect(res.body.errors).to.have.all.keys('items');
+    expect(res.body.errors.items).to.have.length(1);
+    expect(res.body.errors.items[0]).to.match(/^Not enough STOC_OK stock of article .* that has not expired: 3 can be shipped \(.*\), 4 needed by the order's lines, short by 1\.$/);
     expect(await rows(a)).to.deep.equal(before);
   });
 

@@ -1,7 +1,8 @@
 /**
  * POST /api/sales-orders/{id}/shipments refused: every problem of the request at once, keyed as
- * sent (`items.0.quantity_um3pl`) or by the order's field that forbids it (`status`, `on_hold`),
- * and nothing changes: no shipment, no stock, no line, no event.
+ * sent (`items.0.quantity_um3pl`; `items` for a shipment of everything left) or by the order's
+ * field that forbids it (`status`, `on_hold`), and nothing changes: no shipment, no stock, no
+ * line, no event.
  */
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
@@ -25,8 +26,8 @@ describe('POST /api/sales-orders/{id}/shipments', () => {
 
   const post = (id: number, body: object) => world.as('operator').post(`/api/sales-orders/${id}/shipments`).send(body);
   const shipmentsOfClient = async () => (await h.db('shipments').where('company_id', world.client.id).count({ n: '*' }).first())!.n;
-  const shortfall = (article: Article, onHand: number, needed: number, short: number) =>
-    `Not enough STOC_OK stock of article ${article.code} in warehouse ${world.warehouses[0]}: ${onHand} on hand, ${needed} needed, short by ${short}.`;
+  const shortfall = (article: Article, onHand: number, needed: number, short: number, by = '') =>
+    `Not enough STOC_OK stock of article ${article.code} in warehouse ${world.warehouses[0]}: ${onHand} on hand, ${needed} needed${by}, short by ${short}.`;
 
   /** Sends the shipment, expects a 422 with `message` and exactly `errors`, and that nothing of the client changed. */
   async function refused(orderId: number, body: object, errors: Record<string, string[]>, message = INVALID): Promise<void> {
@@ -85,7 +86,7 @@ describe('POST /api/sales-orders/{id}/shipments', () => {
     });
   });
 
-  it('When stock is short on two lines, Then 422 naming each with its shortfall, and not even the line with stock ships; without items the lines are keyed as the order lists them', async () => {
+  it('When stock is short on two lines, Then 422 naming each with its shortfall, and not even the line with stock ships; without items the shortfalls are on items, in the order\'s line order', async () => {
     const [a, b, c] = [await freshArticle(world, world.client.id), await freshArticle(world, world.client.id), await freshArticle(world, world.client.id)];
     await receiveStock(world, a, 10);
     await receiveStock(world, b, 1);
@@ -95,7 +96,23 @@ describe('POST /api/sales-orders/{id}/shipments', () => {
       'items.0.quantity_um3pl': [shortfall(c, 0, 1, 1)],
       'items.2.quantity_um3pl': [shortfall(b, 1, 2, 1)],
     }, SHORT);
-    await refused(order.id, {}, { 'items.1.quantity_um3pl': [shortfall(b, 1, 3, 2)], 'items.2.quantity_um3pl': [shortfall(c, 0, 1, 1)] }, SHORT);
+    await refused(order.id, {}, { items: [shortfall(b, 1, 3, 2), shortfall(c, 0, 1, 1)] }, SHORT);
+  });
+
+  it('When two lines of one KG article (1 and 0.5) meet 1.234 on hand, Then the shortfall gives 1.234 on hand against what the lines need together, on items without items and on the line sent with them', async () => {
+    const kg = await kgArticle(world, world.client.id);
+    await receiveStock(world, kg, 1.234, world.warehouses[0], 'KG');
+    const kgLine = (quantity: number | string) => ({ article_id: kg.id, um3pl: 'KG', quantity_um3pl: quantity });
+    const order = await moveThrough(world, (await createSalesOrder(world, [kgLine(1), kgLine('0,5')])).id, ['picking']);
+    const [l0, l1] = order.items.map((i) => i.id) as [number, number];
+    await refused(order.id, {}, { items: [shortfall(kg, 1.234, 1.5, 0.266, " by the order's lines")] }, SHORT);
+    // Lines of one article are taken in the order sent: the second, which no longer fits, is named.
+    await refused(order.id, { items: [{ so_item_id: l1, quantity_um3pl: 0.5 }, { so_item_id: l0, quantity_um3pl: 1 }] }, {
+      'items.1.quantity_um3pl': [shortfall(kg, 1.234, 1.5, 0.266, " by the shipment's lines")],
+    }, SHORT);
+    await refused(order.id, { items: [{ so_item_id: l0, quantity_um3pl: 1 }, { so_item_id: l1, quantity_um3pl: '0,3' }] }, {
+      'items.1.quantity_um3pl': [shortfall(kg, 1.234, 1.3, 0.066, " by the shipment's lines")],
+    }, SHORT);
   });
 
   for (const status of ['new', 'delivered', 'closed', 'cancelled']) {

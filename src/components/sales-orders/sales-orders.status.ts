@@ -29,7 +29,7 @@ export async function changeSalesOrderStatus(ctx: TenantContext, id: number, to:
     if (held) throw InputError.field('on_hold', held);
     if (to === 'delivered') {
       // The shipment of everything left moves the order to delivered and writes its history.
-      await shipLines(tx, ctx, order, everythingLeft(order), WITHOUT_TRACKING, { cause: 'delivery', shortMessage: SHORT });
+      await shipLines(tx, ctx, order, everythingLeft(order, 'status'), WITHOUT_TRACKING, { cause: 'delivery', shortMessage: SHORT, linesName: "the order's lines" });
       return id;
     }
     const at = nowDb();

@@ -118,7 +118,7 @@ export async function createShipment(ctx: TenantContext, orderId: number, body: 
       if (refusal) problems.add(refusal.field, refusal.message);
       let lines: LineToShip[] = [];
       if (refusal?.field !== 'status') {
-        lines = body.items ? await requestedLines(tx, ctx, order, body.items, problems) : everythingLeft(order);
+        lines = body.items ? await requestedLines(tx, ctx, order, body.items, problems) : everythingLeft(order, 'items');
         if (!body.items && lines.length === 0) problems.add('items', messages.nothingLeft);
       }
       if (body.internal_code !== undefined && (await codeTaken(tx, 'shipments', 'internal_code', order.company_id, body.internal_code))) problems.add('internal_code', messages.codeTaken);
@@ -131,7 +131,8 @@ export async function createShipment(ctx: TenantContext, orderId: number, body: 
         internal_code: body.internal_code ?? null,
         ...fields,
       };
-      const { shipmentId, moved } = await shipLines(tx, ctx, order, lines, shipment, { cause: 'shipment', shortMessage: messages.short });
+      const linesName = body.items ? "the shipment's lines" : "the order's lines";
+      const { shipmentId, moved } = await shipLines(tx, ctx, order, lines, shipment, { cause: 'shipment', shortMessage: messages.short, linesName });
       const after = orders.toSalesOrder((await orders.findOrder(tx, ctx.scope, orderId))!);
       await recordEvent(tx, { companyId: order.company_id, type: moved ? 'sales_order.status_changed' : 'sales_order.updated', data: after });
       return (await repository.findShipment(tx, ctx.scope, shipmentId))!;

@@ -6,10 +6,11 @@
  * rows earliest expiry first, each by one conditional statement, and answers the lots it took.
  */
 import type { Knex } from 'knex';
-import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
+import { MAX_BALANCE } from '../../kernel/quantity.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { announceChange, insertMovement, type MovementRecord, type StockChangeCause, type StockDocumentRef } from './stock.changes.js';
 import { allocate, shipmentTakes, type Demand } from './stock.fefo.js';
+import { shortBy, type SharedNeed } from './stock.messages.js';
 import * as repository from './stock.repository.js';
 import { todayUtc, type StockKey } from './stock.repository.js';
 import * as reservations from './stock.reservations.repository.js';
@@ -142,11 +143,11 @@ export async function lowerAvailableTracked(tx: Knex.Transaction, key: StockKey,
   return repository.lowerBalance(tx, key, delta);
 }
 
-function shortOfLots(change: StockKey & { articleCode: string }, needed: number, available: number): string {
+function shortOfLots(change: StockKey & { articleCode: string }, needed: number, available: number, shared?: SharedNeed): string {
   const which = change.lot ? `lot ${change.lot} of article ${change.articleCode}` : `article ${change.articleCode}`;
   return (
     `Not enough ${change.stockType} stock of ${which} in warehouse ${change.warehouseId} that has not expired: ` +
-    `${toQuantity(available)} can be shipped (earliest expiry first; lots pinned by other lines left out), ${toQuantity(needed)} needed, short by ${toQuantity(needed - available)}.`
+    `${shortBy(available, needed, 'can be shipped (earliest expiry first; lots pinned by other lines left out)', shared)}.`
   );
 }
 
@@ -155,11 +156,13 @@ function shortOfLots(change: StockKey & { articleCode: string }, needed: number,
  * none): takes rows earliest expiry first, never an expired one, each by a conditional statement,
  * with its movement; lowers the line's reservation by as much; allocates again from the rows and
  * demand as this change left them (read once, under lock), recording one `stock.changed` per row
- * it touched. Answers the lots taken, or the shortfall message (nothing taken).
+ * it touched. Answers the lots taken, or the shortfall message (nothing taken; told with `shared`,
+ * the document's other lines of this key, as deliverStock says).
  */
 export async function deliverTracked(
   tx: Knex.Transaction,
   change: StockKey & MovementRecord & { articleCode: string },
+  shared?: SharedNeed,
 ): Promise<{ ok: true; lots: LotTake[] } | { ok: false; message: string }> {
   const base = baseOf(change);
   const pin = change.lot ?? '';
@@ -167,7 +170,7 @@ export async function deliverTracked(
   const rows = await reservations.lockKeyRows(tx, base);
   const demands = await reservations.demandsOf(tx, base);
   const plan = shipmentTakes(rows, demands, { lot: pin, quantity: needed }, todayUtc());
-  if ('short' in plan) return { ok: false, message: shortOfLots(change, needed, plan.available) };
+  if ('short' in plan) return { ok: false, message: shortOfLots(change, needed, plan.available, shared) };
   if (!(await reservations.changeDemand(tx, base, pin, change.delta, LIMIT))) throw new Error('Delivering more than the line reserves');
   const lots: LotTake[] = [];
   const moved: Moved = { delta: new Map(), cause: change.cause };

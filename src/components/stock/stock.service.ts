@@ -16,9 +16,9 @@ import { baseOf, deliverTracked, isTracked, lockKey, reallocate, reserveTracked,
 import { announceChange, recordChange, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
 import * as repository from './stock.repository.js';
 import type { StockFilters, StockKey, StockLevel } from './stock.repository.js';
-import { balanceName } from './stock.messages.js';
+import { balanceName, shortBy, type SharedNeed } from './stock.messages.js';
 
-export type { StockKey, StockLevel, LotTake };
+export type { StockKey, StockLevel, LotTake, SharedNeed };
 export type { MovementCause, StockChangeCause, StockDocumentRef } from './stock.changes.js';
 export { countStock, moveStock, type StockCount, type StockMove, type StockMoveProblem } from './stock.inventory.js';
 export { reallocateExpiredLots } from './stock.allocation.js';
@@ -31,9 +31,9 @@ export interface StockChange extends StockKey, MovementRecord {
   field: string;
 }
 
-function shortfall(change: StockChange, onHand: number): string {
-  const needed = -change.delta;
-  return `Not enough ${balanceName(change)}: ${onHand} on hand, ${toQuantity(needed)} needed, short by ${toQuantity(needed - Math.round(onHand * 1000))}.`;
+/** The message of a lowering short of stock: `onHand` in units, as the balance reads it. */
+function shortfall(change: StockChange, onHand: number, shared?: SharedNeed): string {
+  return `Not enough ${balanceName(change)}: ${shortBy(Math.round(onHand * 1000), -change.delta, 'on hand', shared)}.`;
 }
 
 function assertDelta(delta: number): void {
@@ -71,14 +71,15 @@ export async function applyStockChange(tx: Knex.Transaction, change: StockChange
  * reserved, in one conditional statement (for an article that tracks lots or expiry dates, from its
  * rows earliest expiry first, stock.allocation.ts). Answers the lots taken (none for an article
  * without), or the shortfall message instead of throwing, so a delivery can name every short line
- * before it gives up.
+ * before it gives up. `shared`: the other lines of the document on the same balance, so that the
+ * message tells what the balance had against what they all need.
  */
-export async function deliverStock(tx: Knex.Transaction, change: StockChange): Promise<{ ok: true; lots: LotTake[] } | { ok: false; message: string }> {
+export async function deliverStock(tx: Knex.Transaction, change: StockChange, shared?: SharedNeed): Promise<{ ok: true; lots: LotTake[] } | { ok: false; message: string }> {
   assertDelta(change.delta);
   if (change.delta > 0) throw new Error('A delivery lowers stock');
-  if (await isTracked(tx, change)) return deliverTracked(tx, change);
+  if (await isTracked(tx, change)) return deliverTracked(tx, change, shared);
   if (!(await repository.deliverFromBalance(tx, change, -change.delta))) {
-    return { ok: false, message: shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0) };
+    return { ok: false, message: shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0, shared) };
   }
   await recordChange(tx, change, change);
   return { ok: true, lots: [] };
