@@ -3471,7 +3471,8 @@ export interface components {
         /** @description The document that changed the balance; null when there is none. */
         StockDocument: {
             /**
-             * @description `reception`, `sales_order`, `return`, `adjustment` or `transfer` (new kinds may be added).
+             * @description `reception` (a reception or its correction), `sales_order` (its reservation, or its move
+             *     to `delivered`), `shipment`, `return`, `adjustment` or `transfer` (new kinds may be added).
              * @example reception
              */
             type: string;

@@ -9,7 +9,9 @@ import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
 import { API_TIME } from '../fixtures/probes.js';
-import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
+import { readDocument } from '../../src/platform/openapi/document.js';
+import { createReturnOf } from '../fixtures/returns.js';
+import { buc, createSalesOrder, moveThrough, ship } from '../fixtures/sales-orders.js';
 import { adjust, countLine, deltaLine } from '../fixtures/stock-adjustments.js';
 import { transfer, transferLine } from '../fixtures/stock-transfers.js';
 import { receiveStock, type StockLevel } from '../fixtures/stock.js';
@@ -91,6 +93,19 @@ describe('GET /api/stock/movements', () => {
       ['transfer', w2, 'STOC_OK', 4, 4],
       ['transfer', w1, 'STOC_QUARANTINE', -4, 0],
     ]);
+  });
+
+  it('When every kind of document moved stock (a shipment and a return too), Then StockDocument.type\'s description names each document type the movements show', async () => {
+    const c = await freshArticle(world);
+    await receiveStock(world, c, 5);
+    const order = await moveThrough(world, (await createSalesOrder(world, [buc(c, 2)])).id, ['picking']);
+    await ship(world, order);
+    await createReturnOf(world, world.client.id, [buc(c, 1)]);
+    const types = new Set([...mine, ...(await readAll(`article_id=${c.id}`, 500))].map((m) => m.document?.type));
+    expect([...types].sort()).to.deep.equal(['adjustment', 'reception', 'return', 'sales_order', 'shipment', 'transfer']);
+    const schemas = readDocument().components.schemas as Record<string, { properties: { type: { description: string } } }>;
+    const description = schemas.StockDocument!.properties.type.description;
+    for (const type of types) expect(description, type).to.include(`\`${type}\``);
   });
 
   it("When a balance's deltas are summed, Then they equal its quantity in GET /api/stock", async () => {
