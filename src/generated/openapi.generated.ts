@@ -1811,7 +1811,9 @@ export interface components {
         /**
          * @description A quantity greater than 0 with at most three decimals (trailing zeros do not count: `"1.5000"`
          *     is 1.5): a JSON number, or a string with a decimal point or comma (`"1,5"` is 1.5). Whole
-         *     numbers only where the article or the unit catalogue requires it.
+         *     numbers only where the article or the unit catalogue requires it. A JSON number is read as an
+         *     IEEE 754 double, so one with more digits than a double holds arrives rounded
+         *     (`2.9999999999999999` is 3, `1e-400` is 0): send a string to have exactly your decimals checked.
          * @example 12.5
          */
         QuantityInput: number | string;
@@ -2245,7 +2247,8 @@ export interface components {
          * @description A change of stock, not 0: positive adds, negative takes away. A JSON number or a string with a
          *     decimal point or comma (`"-1,5"`: a minus right before the digits, no plus sign), at most three
          *     decimals, between -1000000000 and 1000000000; whole numbers only where the article or the unit
-         *     catalogue requires it.
+         *     catalogue requires it. A JSON number is read as a double (see QuantityInput): send a string
+         *     to have exactly your decimals checked.
          * @example -3
          */
         SignedQuantityInput: number | string;
@@ -2253,7 +2256,8 @@ export interface components {
          * @description What a count found on hand: 0 or more (`-0` and `"-0"` are 0), a JSON number or a string with
          *     a decimal point or comma, at most three decimals; whole numbers only where the article or the unit catalogue requires it.
          *     At most 1000000000000, what a balance holds: a count sets the balance, so its change may be
-         *     larger than a delta line's 1000000000.
+         *     larger than a delta line's 1000000000. A JSON number is read as a double (see QuantityInput):
+         *     send a string to have exactly your decimals checked.
          * @example 118
          */
         CountInput: number | string;

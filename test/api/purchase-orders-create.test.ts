@@ -1,5 +1,6 @@
 /** POST /api/purchase-orders: the order, its lines under the quantity and unit rules, its supplier and client, and its event. */
 import { expect } from 'chai';
+import { readDocument } from '../../src/platform/openapi/document.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { kgArticle, type TestArticle } from '../fixtures/articles.js';
@@ -69,6 +70,24 @@ describe('POST /api/purchase-orders', () => {
     const res = await post({ items: [kgLine('1.5000'), kgLine(1.5), kgLine('12,50000000'), buc('2.0000')] }).expect(201);
     expect(res.body.data.items.map((i: { quantity_um3pl: number }) => i.quantity_um3pl)).to.deep.equal([1.5, 1.5, 12.5, 2]);
     expect((await storedLines(h.db, res.body.data.id)).map((l) => l.quantity)).to.deep.equal([1500, 1500, 12500, 2000]);
+  });
+
+  it('When a JSON number has more digits than a double holds, Then it is read rounded, as the document says; the same digits as a string are checked exactly', async () => {
+    const raw = (quantities: string[]) => {
+      const body = { partner_id: world.partners.supplier, internal_code: unique('PO-'), items: quantities.map((_, i) => buc(-(i + 1))) };
+      let text = JSON.stringify(body);
+      quantities.forEach((q, i) => { text = text.replace(`"quantity_um3pl":${-(i + 1)}`, `"quantity_um3pl":${q}`); });
+      return world.as('operator').post('/api/purchase-orders').set('Content-Type', 'application/json').send(text);
+    };
+    const rounded = await raw(['2.9999999999999999']).expect(201);
+    expect(rounded.body.data.items[0].quantity_um3pl).to.equal(3);
+    const refused = await raw(['"2.9999999999999999"', '1e-400']).expect(422);
+    expect(refused.body.errors).to.deep.equal({
+      'items.0.quantity_um3pl': ['The quantity may have at most 3 decimals.'],
+      'items.1.quantity_um3pl': ['The quantity must be greater than 0.'],
+    });
+    const schemas = readDocument().components.schemas as Record<string, { description: string }>;
+    expect(schemas.QuantityInput!.description).to.match(/read as an\s+IEEE 754 double/).and.match(/send a string/);
   });
 
   it('When scoped to the provider, Then the client follows from the supplier and the event is recorded for that client', async () => {
