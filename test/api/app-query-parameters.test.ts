@@ -55,6 +55,57 @@ describe('Request path: query and path parameters', () => {
     });
   });
 
+  describe('Every problem of the query in one 422', () => {
+    // An unknown or empty parameter used to stop the validator before it read the others.
+    const keysOf = async (path: string): Promise<string[]> => {
+      const res = await world.as('operator').get(path).expect(422);
+      expect(res.body.message).to.equal(INVALID);
+      return Object.keys(res.body.errors).sort();
+    };
+
+    it('When an unknown parameter comes with bad values of known ones, Then the 422 names the unknown one and each bad value', async () => {
+      const res = await world.as('operator').get('/api/sales-orders?foo=bar&status=x&page=0&updated_since=yesterday').expect(422);
+      expect(res.body.errors).to.include.keys('foo', 'status', 'page', 'updated_since');
+      expect(res.body.errors.foo).to.deep.equal(['The foo field is not allowed.']);
+      expect(res.body.errors.page).to.deep.equal(['The page field must be at least 1.']);
+      expect(res.body.errors.updated_since).to.deep.equal(['The updated_since field must be an ISO 8601 date-time with a UTC offset or Z, such as 2026-11-21T10:00:00Z.']);
+      expect(res.body.errors.status[0]).to.match(/^The status field must be one of: new, /);
+      expect(await keysOf('/api/sales-orders?foo=bar&per_page=0')).to.deep.equal(['foo', 'per_page']);
+    });
+
+    it('When empty parameters come with bad values of others, Then the 422 names each empty one (leave it out) and each bad value', async () => {
+      await refused('/api/sales-orders?status=&page=0', {
+        status: ['The status field must not be empty; leave it out instead.'],
+        page: ['The page field must be at least 1.'],
+      });
+      const res = await world.as('operator').get('/api/events?after=&types=x&per_page=0').expect(422);
+      expect(Object.keys(res.body.errors).sort()).to.deep.equal(['after', 'per_page', 'types']);
+      expect(res.body.errors.after).to.deep.equal(['The after field must not be empty; leave it out instead.']);
+      expect(res.body.errors.per_page).to.deep.equal(['The per_page field must be at least 1.']);
+    });
+
+    it('When several parameters are unknown or empty, Then each is named once, in one 422', async () => {
+      await refused('/api/companies?colour=red&size=&page=&per_page=101', {
+        colour: ['The colour field is not allowed.'],
+        size: ['The size field is not allowed.'],
+        page: ['The page field must not be empty; leave it out instead.'],
+        per_page: ['The per_page field must not be greater than 100.'],
+      });
+    });
+
+    it('When a read that takes no parameter at all gets a query (a cache-busting ?v=2, an empty x=), Then it still answers', async () => {
+      await world.as('operator').get('/api?v=2&x=').expect(200);
+      await world.as('operator').get('/openapi.json?v=2&x=').expect(200);
+    });
+
+    it('When an operation takes no query parameters (a path and a header only), Then any sent is named as not allowed', async () => {
+      await refused(`/api/articles/${world.articles.client.id}?a=1&b=`, {
+        a: ['The a field is not allowed.'],
+        b: ['The b field is not allowed.'],
+      });
+    });
+  });
+
   describe('Integers: decimal digits, leading zeros allowed, nothing else', () => {
     for (const [what, path, name] of [
       ['a per_page of a space', '/api/companies?per_page=%20', 'per_page'],

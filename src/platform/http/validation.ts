@@ -14,6 +14,7 @@ import { acceptReservedInFreeText, type ParameterNode } from '../openapi/free-te
 import type { RequestWithOpenApi } from './request-context.js';
 import { nonDecimalIntegers } from './integer-parameters.js';
 import { repeatedParameters } from './repeated-parameters.js';
+import { unknownOrEmptyParameters } from './unknown-parameters.js';
 import { unpairedSurrogates } from './unpaired-surrogates.js';
 import type { ValidatorErrorItem } from './validation-errors.js';
 
@@ -112,7 +113,9 @@ function withProblems(error: unknown, items: ValidatorErrorItem[]): unknown {
 export function requestValidation(document: OpenApiDocument): RequestHandler {
   const middlewares = OpenApiValidator.middleware({
     apiSpec: forRequestValidation(document) as never,
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false },
+    // Unknown and empty query parameters are found by unknown-parameters.ts: the validator's own
+    // check throws at the first, before its schema errors are gathered.
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: true, coerceTypes: false },
     validateResponses: false,
     validateSecurity: false,
     validateFormats: true,
@@ -126,7 +129,7 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
     if (refused) throw refused;
     readAbsentBodyAsEmpty(req);
     // Read before the validator coerces the parameters.
-    const problems = [...repeatedParameters(req), ...nonDecimalIntegers(req), ...unpairedSurrogates(req.body)];
+    const problems = [...unknownOrEmptyParameters(req), ...repeatedParameters(req), ...nonDecimalIntegers(req), ...unpairedSurrogates(req.body)];
     return validate(req, res, (error?: unknown) => {
       if (problems.length > 0) return next(withProblems(error, problems));
       return error ? next(error) : next(infiniteParameter(req));

@@ -44,6 +44,8 @@ export interface RawOperation {
   /** The body's `items` are checked one by one by the service (a bad item fails alone). */
   'x-bulk-items'?: boolean;
   'x-error-format'?: 'graphql';
+  /** Set by codegen/derive-policy.ts on a read that takes no parameter: any query is taken. */
+  'x-eov-allow-unknown-query-parameters'?: boolean;
   deprecated?: boolean;
   /** With `deprecated: true`: the day it was deprecated (YYYY-MM-DD), sent as `Deprecation`. */
   'x-deprecated-at'?: string;
