@@ -820,7 +820,7 @@ export interface paths {
         get: operations["getReception"];
         /**
          * Update a reception
-         * @description Changes header fields and corrects line quantities; stock and received quantities move by the difference, in one transaction. A correction that would take stock below zero or receive more than ordered is a 422.
+         * @description Changes header fields and corrects line quantities; stock and received quantities move by the difference, in one transaction. Corrections are judged together, on the reception they leave, whatever the order of `items`, and are a 422 when they would take stock below zero or receive more on a purchase-order line than it ordered (lot A 0.4 to 0.2 and lot B 0.6 to 0.8 of a line of 1 are taken in either order).
          */
         put: operations["updateReception"];
         post?: never;

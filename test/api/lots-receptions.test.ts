@@ -172,6 +172,53 @@ describe('PUT /api/receptions/{id}', () => {
     const corrections = (await lotMovementsOf(h.db, 'reception', reception.id)).filter((m) => m.cause === 'reception_correction');
     expect(corrections.map((m) => [m.lot, m.expiry_date, m.delta])).to.deep.equal([['L1', e1, -2000]]);
   });
+
+  describe('corrections judged on their result, not in request order', () => {
+    /** An order line of 1 KG of a lot-tracked article, received as lot A 0.4 and lot B 0.6. */
+    async function twoLotsOfOneLine(): Promise<{ order: PurchaseOrder; reception: { id: number; items: Array<{ id: number; lot: string }> }; article: TestArticle }> {
+      const article = await trackedArticle(world, world.client.id, { um3pl: 'KG', expiry: false });
+      const order = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: article.id, um3pl: 'KG', quantity_um3pl: 1 }]);
+      const item = order.items[0]!.id;
+      const res = await world.as('operator').post('/api/receptions').send({
+        purchase_order_id: order.id,
+        warehouse_id: world.warehouses[0]!,
+        selected_items: [{ po_item_id: item, quantity_um3pl: 0.4, lot: 'A' }, { po_item_id: item, quantity_um3pl: 0.6, lot: 'B' }],
+      }).expect(201);
+      return { order, reception: res.body.data, article };
+    }
+    const lineOf = (reception: { items: Array<{ id: number; lot: string }> }, lot: string) => reception.items.find((i) => i.lot === lot)!.id;
+    const received = async (order: PurchaseOrder) => (await world.as('viewer').get(`/api/purchase-orders/${order.id}`).expect(200)).body.data;
+
+    for (const order of ['the lowered line first', 'the raised line first'] as const) {
+      it(`When two lots of one order line are corrected to the same total (${order}), Then both are taken and the order line stays fully received`, async () => {
+        const { order: po, reception, article } = await twoLotsOfOneLine();
+        const lowered = { id: lineOf(reception, 'A'), quantity_um3pl: 0.2 };
+        const raised = { id: lineOf(reception, 'B'), quantity_um3pl: 0.8 };
+        const items = order === 'the lowered line first' ? [lowered, raised] : [raised, lowered];
+        const res = await world.as('operator').put(`/api/receptions/${reception.id}`).send({ items }).expect(200);
+        expect(res.body.data.items.map((i: Record<string, unknown>) => [i.lot, i.quantity_um3pl])).to.deep.equal([['A', 0.2], ['B', 0.8]]);
+        expect((await lotRows(world, article.id)).map((r) => [r.lot, r.quantity])).to.deep.equal([['A', 0.2], ['B', 0.8]]);
+        const after = await received(po);
+        expect(after.status).to.equal('received');
+        expect(after.items[0].received_quantity_um3pl).to.equal(1);
+      });
+    }
+
+    it('When the corrections together would receive more than the order line ordered, Then 422 on the raised line, whatever the order, and nothing changes', async () => {
+      const { reception } = await twoLotsOfOneLine();
+      const [a, b] = [lineOf(reception, 'A'), lineOf(reception, 'B')];
+      const message = 'Correcting this line to 0.5 would receive more than its purchase-order line ordered.';
+      for (const [items, field] of [
+        [[{ id: b, quantity_um3pl: 0.55 }, { id: a, quantity_um3pl: 0.5 }], 'items.1.quantity_um3pl'],
+        [[{ id: a, quantity_um3pl: 0.5 }, { id: b, quantity_um3pl: 0.55 }], 'items.0.quantity_um3pl'],
+      ] as const) {
+        const before = await inboundState(h.db, world.client.id);
+        const res = await world.as('operator').put(`/api/receptions/${reception.id}`).send({ items }).expect(422);
+        expect(res.body.errors).to.deep.equal({ [field]: [message] });
+        expect(await inboundState(h.db, world.client.id)).to.deep.equal(before);
+      }
+    });
+  });
 });
 
 describe('POST /api/integrations/etsm/receptions', () => {

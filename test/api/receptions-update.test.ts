@@ -153,6 +153,25 @@ describe('PUT /api/receptions/{id}', () => {
     expect(await stockOf(buc.id)).to.equal(0);
   });
 
+  for (const order of ['the lowered line first', 'the raised line first'] as const) {
+    it(`When two lines of one balance move in opposite directions and the stock on hand only covers the result (${order}), Then both are taken`, async () => {
+      const article = await makeArticle(world, world.client.id, { prefix: 'BAL-' });
+      const po = await createOrder(world.as('operator'), world.partners.supplier, [
+        { article_id: article.id, um3pl: 'BUC', quantity_um3pl: 10 },
+        { article_id: article.id, um3pl: 'BUC', quantity_um3pl: 10 },
+      ]);
+      const reception = await receive(world.as('operator'), po.id, wh1, [[po.items[0]!.id, 5], [po.items[1]!.id, 5]]);
+      // 9 of the 10 received left the warehouse: 1 on hand, less than the lowered line gives back.
+      await adjust(world, [deltaLine(article, -9)], { warehouse_id: wh1, reason: 'loss' });
+      const lowered = { id: reception.items[0]!.id, quantity_um3pl: 3 };
+      const raised = { id: reception.items[1]!.id, quantity_um3pl: 7 };
+      const res = await put(reception.id, { items: order === 'the lowered line first' ? [lowered, raised] : [raised, lowered] }).expect(200);
+      expect(res.body.data.items.map((i: { quantity_um3pl: number }) => i.quantity_um3pl)).to.deep.equal([3, 7]);
+      expect(await stockOf(article.id)).to.equal(1000);
+      expect((await corrections(reception.id)).map(([, delta]) => delta)).to.have.members([-2000, 2000]);
+    });
+  }
+
   it("When a line id is another reception's, repeated or fractional on BUC, Then it answers 422 on that line and nothing changes", async () => {
     const { reception } = await received(2, 2);
     const another = await received(2, 2);

@@ -1,10 +1,11 @@
 /**
  * PUT /api/receptions/{id}: header fields, and corrections of line quantities. A correction moves
  * the order line's received quantity and the stock of the line's own lot and expiry date by the
- * difference (movement cause `reception_correction`), all in one transaction; it is refused when it
- * would receive more than ordered or take stock below zero. A change records `reception.updated`
- * with the reception as it then is (after `stock.changed` and `purchase_order.updated` of a
- * correction).
+ * difference (movement cause `reception_correction`), all in one transaction; the corrections are
+ * refused when together they would receive more than an order line ordered, or take stock below
+ * zero (judged on the result, not in the order the lines were sent: receptions.rules.ts). A change
+ * records `reception.updated` with the reception as it then is (after `stock.changed` and
+ * `purchase_order.updated` of a correction).
  */
 import { changedFields } from '../../kernel/changes.js';
 import { toQuantity } from '../../kernel/quantity.js';
@@ -19,6 +20,11 @@ import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
 import { messages, requireReception, writeReception } from './receptions.service.js';
+import { type Correction, raisesFirst, receivedChanges } from './receptions.rules.js';
+
+const correctionMessages = {
+  overOrdered: (quantity: number) => `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`,
+};
 
 /**
  * The purchase order is locked first (receptions and corrections of one order queue up), then the
@@ -41,7 +47,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
     const articleIds = reception.items.map((i) => i.article_id);
     const ruleFor = await quantityRules(tx, { clientId: reception.company_id, providerId: scope.providerId }, articleIds);
     const flags = await repository.lotFlagsOf(tx, articleIds);
-    const corrections: Array<{ index: number; item: ReceptionItemRow; quantity: number }> = [];
+    const corrections: Array<Correction & { item: ReceptionItemRow }> = [];
     const seen = new Set<number>();
     (body.items ?? []).forEach((line, i) => {
       const item = reception.items.find((candidate) => candidate.id === line.id);
@@ -50,18 +56,21 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       seen.add(item.id);
       const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
       if (!quantity.ok) return problems.add(`items.${i}.quantity_um3pl`, quantity.message);
-      corrections.push({ index: i, item, quantity: quantity.thousandths });
+      corrections.push({ index: i, item, poItemId: item.po_item_id, from: item.quantity, to: quantity.thousandths });
     });
+    // Each order line's limit is judged on the request's result: one conditional move per line.
+    for (const { poItemId, delta, raised } of receivedChanges(corrections)) {
+      if (await moveReceived(tx, reception.purchase_order_id, poItemId, delta)) continue;
+      // A lowering never fails: the line received at least what this reception's lines hold.
+      if (raised.length === 0) throw new Error(`Order line ${poItemId} received less than reception ${id} holds of it`);
+      for (const c of raised) problems.add(`items.${c.index}.quantity_um3pl`, correctionMessages.overOrdered(c.to));
+    }
     let moved = false;
-    for (const { line: { index, item, quantity } } of inLockOrder(corrections, (c) => ({ articleId: c.item.article_id }))) {
-      const delta = quantity - item.quantity;
+    for (const { line: { index, item, from, to } } of inLockOrder(raisesFirst(corrections), (c) => ({ articleId: c.item.article_id }))) {
+      const delta = to - from;
       if (delta === 0) continue;
       moved = true;
       const field = `items.${index}.quantity_um3pl`;
-      if (!(await moveReceived(tx, reception.purchase_order_id, item.po_item_id, delta))) {
-        problems.add(field, `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`);
-        continue;
-      }
       await applyStockChange(tx, {
         clientId: reception.company_id,
         warehouseId: reception.warehouse_id,
@@ -78,7 +87,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
         articleCode: item.article_code,
         field,
       }).catch((error: unknown) => problems.absorb(error));
-      await repository.setItemQuantity(tx, item.id, quantity);
+      await repository.setItemQuantity(tx, item.id, to);
     }
     problems.throwIfAny();
     if (moved) await refreshAfterReceipt(tx, scope, reception.purchase_order_id);
