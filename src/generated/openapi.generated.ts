@@ -4913,7 +4913,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
-                /** @description Part of the name or VAT code. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. */
+                /** @description Part of the name or VAT code. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. Leave it out to list everything; empty or only whitespace is a 422. */
                 search?: string;
             };
             header?: {
@@ -5000,7 +5000,7 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
                 /** @description Only partners of this type. */
                 type?: components["schemas"]["PartnerType"];
-                /** @description Part of the name, code or VAT code. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. */
+                /** @description Part of the name, code or VAT code. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. Leave it out to list everything; empty or only whitespace is a 422. */
                 search?: string;
             };
             header?: {
@@ -5168,7 +5168,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 per_page?: components["parameters"]["PerPage"];
-                /** @description Part of the article code, name, description or barcode. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. */
+                /** @description Part of the article code, name, description or barcode. Case is ignored (Unicode's too, so `öl` finds `ÖL-5L`); accents and every other character must match. Leave it out to list everything; empty or only whitespace is a 422. */
                 search?: string;
             };
             header?: {

@@ -92,6 +92,16 @@ describe('GET /api/articles', () => {
     }
   });
 
+  it('When search is empty or only whitespace (spaces, a tab, a no-break space), Then it is the same 422 on search, not a search matching everything', async () => {
+    const empty = { search: ['The search field must not be empty; leave it out instead.'] };
+    for (const path of ['/api/articles', '/api/clients', '/api/partners']) {
+      for (const term of ['', '%20%20', '+', '%09', '%C2%A0']) {
+        const res = await world.as('providerAdmin').get(`${path}?search=${term}`).expect(422);
+        expect(res.body.errors, `${path} ${term}`).to.deep.equal(empty);
+      }
+    }
+  });
+
   it("When a client searches a term only its sibling's article matches, Then nothing comes back", async () => {
     const res = await world.as('admin').get('/api/articles?search=sun-dried').expect(200);
     expect(res.body.data).to.deep.equal([]);

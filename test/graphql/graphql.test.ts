@@ -57,11 +57,13 @@ describe('POST /graphql', () => {
     expect(res.body.errors[0].extensions).to.deep.include({ code: 'BAD_USER_INPUT', errors: { limit: ['The limit argument must be from 1 to 100.'] } });
   });
 
-  it('When arguments break the rules REST has for the same parameters (an empty or too long search or tracking number, an id below 1), Then the field fails with BAD_USER_INPUT on the argument, as REST answers 422', async () => {
+  it('When arguments break the rules REST has for the same parameters (an empty, blank or too long search, an empty or too long tracking number, an id below 1), Then the field fails with BAD_USER_INPUT on the argument, as REST answers 422', async () => {
     const cases: Array<[string, string, string]> = [
       ['{ articles(search: "") { id } }', 'search', 'The search argument must not be empty; leave it out instead.'],
       [`{ articles(search: "${'x'.repeat(101)}") { id } }`, 'search', 'The search argument must not be longer than 100 characters.'],
       ['{ partners(search: "") { id } }', 'search', 'The search argument must not be empty; leave it out instead.'],
+      ['{ articles(search: "  ") { id } }', 'search', 'The search argument must not be empty; leave it out instead.'],
+      ['{ partners(search: "\\t\\u00a0") { id } }', 'search', 'The search argument must not be empty; leave it out instead.'],
       [`{ shipments(tracking_number: "${'9'.repeat(129)}") { id } }`, 'tracking_number', 'The tracking_number argument must not be longer than 128 characters.'],
       ['{ shipments(tracking_number: "") { id } }', 'tracking_number', 'The tracking_number argument must not be empty; leave it out instead.'],
       ['{ article(id: 0) { id } }', 'id', 'The id argument must be at least 1.'],

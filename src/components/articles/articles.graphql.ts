@@ -1,7 +1,7 @@
 /** The Article type and the article queries of the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { afterArg, pageLimit, requireModule, textArg } from '../../platform/graphql/context.js';
+import { afterArg, pageLimit, requireModule, searchArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Article } from './articles.repository.js';
 import * as articles from './articles.service.js';
@@ -42,7 +42,7 @@ builder.queryFields((t) => ({
       requireModule(ctx, 'articles');
       return articles.articlesAfter(ctx.tenant, {
         after: afterArg(args.after),
-        search: textArg(args.search, 'search', SEARCH_MAX_LENGTH),
+        search: searchArg(args.search, SEARCH_MAX_LENGTH),
         limit: pageLimit(args.limit, 25, 100),
       });
     },

@@ -1,7 +1,7 @@
 /** The Partner and Warehouse types and their queries in the GraphQL schema. */
 import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
-import { afterArg, pageLimit, textArg } from '../../platform/graphql/context.js';
+import { afterArg, pageLimit, searchArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import * as reference from './reference.service.js';
@@ -57,7 +57,7 @@ builder.queryFields((t) => ({
       reference.partnersAfter(ctx.tenant, {
         after: afterArg(args.after),
         type: args.type ?? undefined,
-        search: textArg(args.search, 'search', SEARCH_MAX_LENGTH),
+        search: searchArg(args.search, SEARCH_MAX_LENGTH),
         limit: pageLimit(args.limit, 25, 100),
       }),
   }),

@@ -65,6 +65,11 @@ export function textArg(value: string | null | undefined, name: string, max: num
   return value;
 }
 
+/** A `search` argument as REST takes `search` (its `pattern: '\S'`): only whitespace, which would match everything, is refused as empty is. */
+export function searchArg(value: string | null | undefined, max: number): string | undefined {
+  return textArg(value?.trim() === '' ? '' : value, 'search', max);
+}
+
 /** ajv-formats' full `date` check: the shape and a day that exists (its type is any format's). */
 const isCalendarDate = (fullFormats.date as { validate: (value: string) => boolean }).validate;
 

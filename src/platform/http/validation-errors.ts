@@ -106,7 +106,10 @@ function mustBe(parameter: Parameter | undefined): string | undefined {
  */
 function validatorSentence(field: string, message: string, parameter: Parameter | undefined): string | undefined {
   if (/^Unknown query parameter /.test(message)) return `The ${field} field is not allowed.`;
-  if (/^Empty value found for query parameter /.test(message)) return `The ${field} field must not be empty${parameter?.required ? '' : '; leave it out instead'}.`;
+  // A value of only whitespace (the document's `pattern: '\S'`, on searches) is as empty.
+  if (/^Empty value found for query parameter /.test(message) || message === 'must match pattern "\\S"') {
+    return `The ${field} field must not be empty${parameter?.required ? '' : '; leave it out instead'}.`;
+  }
   if (/^Parameter '.*' must be url encoded/.test(message)) {
     // A list (8,9) or a value with reserved characters: for a number, a choice or a date it is
     // simply not one (`expires_before=2027-01-01T00:00:00Z` is no date, whether encoded or not).
