@@ -72,6 +72,10 @@ describe('POST /graphql', () => {
       ['{ receptions(purchase_order_id: 0) { id } }', 'purchase_order_id', 'The purchase_order_id argument must be at least 1.'],
       ['{ stock(article_id: -1) { id } }', 'article_id', 'The article_id argument must be at least 1.'],
       ['{ stock_movements(warehouse_id: 0) { id } }', 'warehouse_id', 'The warehouse_id argument must be at least 1.'],
+      // The feed's after is a movement's id, as REST's after (minimum 1): 0 and below are its range, not an unknown movement.
+      ['{ stock_movements(after: 0) { id } }', 'after', 'The after argument must be at least 1.'],
+      ['{ stock_movements(after: -5) { id } }', 'after', 'The after argument must be at least 1.'],
+      ['{ articles(after: -1) { id } }', 'after', 'The after argument must be the last id seen, or 0 for the first page.'],
     ];
     for (const [text, argument, message] of cases) {
       const res = await query(world.as('admin'), text).expect(200);

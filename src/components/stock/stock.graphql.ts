@@ -154,7 +154,7 @@ builder.queryFields((t) => ({
       'The stock ledger in feed order, as GET /api/stock/movements reads it: pass the id of the last movement seen as `after` for the next page. Needs the stock module.',
     args: {
       limit: t.arg.int({ description: 'Rows to return, 1 to 200 (default 25).' }),
-      after: t.arg.int({ description: 'The id of the last movement seen.' }),
+      after: t.arg.int({ description: 'The id of the last movement seen (at least 1, as REST takes it); leave it out to start at the beginning.' }),
       article_id: t.arg.int(),
       warehouse_id: t.arg.int(),
       stock_type: t.arg({ type: StockTypeEnum }),
@@ -166,7 +166,8 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => {
       requireModule(ctx, 'stock');
       const page = await listMovements(ctx.tenant, {
-        after: args.after ?? undefined,
+        // A movement's id, as REST's `after` (minimum 1): 0 or below is out of its range, not an unknown movement.
+        after: idArg(args.after, 'after'),
         article_id: idArg(args.article_id, 'article_id'),
         warehouse_id: idArg(args.warehouse_id, 'warehouse_id'),
         stock_type: args.stock_type ?? undefined,
