@@ -687,7 +687,8 @@ export interface paths {
         };
         /**
          * Stock as of a time
-         * @description The balances of `GET /api/stock` (the same rows, order, pages and filters) with the quantity
+         * @description The balances of `GET /api/stock` (the same rows, order and pages, and its filters but
+         *     `updated_since`: a balance's last change now says nothing about `at`) with the quantity
          *     on hand each had at the instant `at`, read from the ledger: the `quantity_after` of its last
          *     movement created at or before `at` (0 when it had none yet). With `GET /api/stock/movements`
          *     it reconciles a period: as of its start, plus the movements created within it, gives as of

@@ -7,9 +7,9 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
+import { readDocument } from '../../src/platform/openapi/document.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
 import { API_TIME } from '../fixtures/probes.js';
-import { readDocument } from '../../src/platform/openapi/document.js';
 import { createReturnOf } from '../fixtures/returns.js';
 import { buc, createSalesOrder, moveThrough, ship } from '../fixtures/sales-orders.js';
 import { adjust, countLine, deltaLine } from '../fixtures/stock-adjustments.js';
@@ -186,5 +186,16 @@ describe('GET /api/stock/as-of', () => {
     const beyond = await world.as('viewer').get(`/api/stock/as-of?at=${encodeURIComponent('9999-12-31T23:59:59-01:00')}`).expect(422);
     expect(beyond.body.errors).to.deep.equal({ at: ['The at field must be a time of the years 0000 to 9999 in UTC.'] });
     await world.as('viewer').get('/api/stock/as-of').expect(422);
+  });
+
+  it('When updated_since is sent, Then 422 on it, and the description names it as the one filter of GET /api/stock it does not take', async () => {
+    const res = await world.as('viewer').get('/api/stock/as-of?at=2999-01-01T00:00:00Z&updated_since=2026-01-01T00:00:00Z').expect(422);
+    expect(res.body.errors).to.deep.equal({ updated_since: ['The updated_since field is not allowed.'] });
+    const doc = readDocument();
+    const names = (path: string) =>
+      (doc.paths[path]!.get as { parameters: Array<{ name?: string; $ref?: string }> }).parameters.map((p) => p.name ?? p.$ref!.split('/').pop());
+    expect(names('/api/stock').filter((n) => !names('/api/stock/as-of').includes(n))).to.deep.equal(['UpdatedSince']);
+    const description = (doc.paths['/api/stock/as-of']!.get as { description: string }).description;
+    expect(description.replace(/\s+/g, ' ')).to.include('and its filters but `updated_since`').and.not.include('same rows, order, pages and filters');
   });
 });
