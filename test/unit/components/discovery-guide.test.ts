@@ -4,11 +4,12 @@
  * (each a first-level heading; links between chapters become the page's anchors, numbered like
  * Scalar's slugger numbers a repeated heading).
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { guideChapters, guideDescription, headingSlug, listedChapterFiles } from '../../../src/components/discovery/guide.js';
+import { listOperations, readDocument, resolvedSchema } from '../../../src/platform/openapi/document.js';
 
 function docsFolder(index: string, chapters: Record<string, string>): string {
   const docs = mkdtempSync(path.join(tmpdir(), 'tpl-guide-'));
@@ -70,5 +71,18 @@ describe('The guide in the reference', () => {
   it('When a title has punctuation, Then its slug drops it as Scalar does', () => {
     expect(headingSlug('Creating things exactly once: Idempotency-Key')).to.equal('creating-things-exactly-once-idempotency-key');
     expect(headingSlug('Quickstart: from a token to stock')).to.equal('quickstart-from-a-token-to-stock');
+  });
+});
+
+describe('The guide against the document', () => {
+  it("When the sync chapter states the lists' per_page, Then every page list whose default or maximum is not 25 and 100 is named there with its own", () => {
+    const stated = readFileSync('docs/guide/sync.md', 'utf8').split('\n\n').find((p) => p.includes('`per_page` (default 25, at most 100'));
+    expect(stated, 'the paragraph stating per_page').to.be.a('string');
+    const text = stated!.replace(/\s+/g, ' ');
+    for (const op of listOperations(readDocument()).filter((o) => o.method === 'GET' && o.parameters.some((p) => p.name === 'page'))) {
+      const perPage = resolvedSchema(op.parameters.find((p) => p.name === 'per_page')?.schema as { $ref?: string; default?: number; maximum?: number } | undefined);
+      if (perPage?.default !== 25) expect(text, op.path).to.match(new RegExp(`\`${op.path}\` defaults to ${perPage?.default}\\b`));
+      if (perPage?.maximum !== 100) expect(text, op.path).to.match(new RegExp(`\`${op.path}\`[^;]* take up to ${perPage?.maximum}\\b`));
+    }
   });
 });
