@@ -537,7 +537,11 @@ export interface paths {
         };
         /**
          * List stock adjustments
-         * @description Stock adjustments of the clients in scope, newest first.
+         * @description Stock adjustments of the clients in scope, newest first. Pages are offsets: a document created
+         *     while you page repeats a row on the next page, one that leaves your filter makes you skip one.
+         *     To keep a copy complete, follow `GET /api/events`, or GraphQL's `stock_adjustments(after:)`,
+         *     or page with `updated_since` alone and apply rows by id (the guide's "Lists, pagination and
+         *     sync loops").
          */
         get: operations["listStockAdjustments"];
         put?: never;
@@ -587,7 +591,11 @@ export interface paths {
         };
         /**
          * List stock transfers
-         * @description Stock transfers of the clients in scope, newest first.
+         * @description Stock transfers of the clients in scope, newest first. Pages are offsets: a document created
+         *     while you page repeats a row on the next page, one that leaves your filter makes you skip one.
+         *     To keep a copy complete, follow `GET /api/events`, or GraphQL's `stock_transfers(after:)`, or
+         *     page with `updated_since` alone and apply rows by id (the guide's "Lists, pagination and sync
+         *     loops").
          */
         get: operations["listStockTransfers"];
         put?: never;
@@ -734,7 +742,11 @@ export interface paths {
         };
         /**
          * List purchase orders
-         * @description Purchase orders of the clients in scope, newest first.
+         * @description Purchase orders of the clients in scope, newest first. Pages are offsets: a document created
+         *     while you page repeats a row on the next page, one that leaves your filter makes you skip one.
+         *     To keep a copy complete, follow `GET /api/events`, or GraphQL's `purchase_orders(after:)`, or
+         *     page with `updated_since` alone and apply rows by id (the guide's "Lists, pagination and sync
+         *     loops").
          */
         get: operations["listPurchaseOrders"];
         put?: never;
@@ -787,7 +799,11 @@ export interface paths {
         };
         /**
          * List receptions
-         * @description Receptions of the clients in scope, newest first.
+         * @description Receptions of the clients in scope, newest first. Pages are offsets: a document created while
+         *     you page repeats a row on the next page, one that leaves your filter makes you skip one. To
+         *     keep a copy complete, follow `GET /api/events`, or GraphQL's `receptions(after:)`, or page
+         *     with `updated_since` alone and apply rows by id (the guide's "Lists, pagination and sync
+         *     loops").
          */
         get: operations["listReceptions"];
         put?: never;
@@ -840,7 +856,11 @@ export interface paths {
         };
         /**
          * List sales orders
-         * @description Sales orders of the clients in scope, newest first.
+         * @description Sales orders of the clients in scope, newest first. Pages are offsets: a document created
+         *     while you page repeats a row on the next page, one that leaves your filter makes you skip one.
+         *     To keep a copy complete, follow `GET /api/events`, or GraphQL's `sales_orders(after:)`, or
+         *     page with `updated_since` alone and apply rows by id (the guide's "Lists, pagination and sync
+         *     loops").
          */
         get: operations["listSalesOrders"];
         put?: never;
@@ -1045,7 +1065,10 @@ export interface paths {
         };
         /**
          * List shipments
-         * @description Shipments of the clients in scope, newest first.
+         * @description Shipments of the clients in scope, newest first. Pages are offsets: a document created while
+         *     you page repeats a row on the next page, one that leaves your filter makes you skip one. To
+         *     keep a copy complete, follow `GET /api/events`, or GraphQL's `shipments(after:)`, or page with
+         *     `updated_since` alone and apply rows by id (the guide's "Lists, pagination and sync loops").
          */
         get: operations["listShipments"];
         put?: never;
@@ -1088,6 +1111,10 @@ export interface paths {
          * @description Returns of the clients in scope, newest first, a page at a time like the other lists
          *     (`per_page` up to 100, default 100: without parameters the answer is the newest 100, as
          *     before, now with `links` and `meta`).
+         *     Pages are offsets: a return created while you page repeats a row on the next page, one
+         *     that leaves your filter makes you skip one. To keep a copy complete, follow `GET /api/events`,
+         *     or GraphQL's `returns(after:)`, or page with `updated_since` alone and apply rows by id (the
+         *     guide's "Lists, pagination and sync loops").
          */
         get: operations["listReturns"];
         put?: never;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { guideChapters, guideDescription, headingSlug, listedChapterFiles } from '../../../src/components/discovery/guide.js';
+import { buildSchema } from 'graphql';
 import { listOperations, readDocument, resolvedSchema } from '../../../src/platform/openapi/document.js';
 
 function docsFolder(index: string, chapters: Record<string, string>): string {
@@ -84,5 +85,21 @@ describe('The guide against the document', () => {
       if (perPage?.default !== 25) expect(text, op.path).to.match(new RegExp(`\`${op.path}\` defaults to ${perPage?.default}\\b`));
       if (perPage?.maximum !== 100) expect(text, op.path).to.match(new RegExp(`\`${op.path}\`[^;]* take up to ${perPage?.maximum}\\b`));
     }
+  });
+
+  it('When a list of documents pages by offset, Then its description says pages move and names the feed and a GraphQL keyset list that exists, and the sync chapter names that list too', () => {
+    const graphql = buildSchema(readFileSync('src/generated/schema.generated.graphql', 'utf8')).getQueryType()!.getFields();
+    const sync = readFileSync('docs/guide/sync.md', 'utf8').replace(/\s+/g, ' ');
+    const lists = listOperations(readDocument()).filter((o) => o.method === 'GET' && ['page', 'updated_since'].every((n) => o.parameters.some((p) => p.name === n)));
+    expect(lists.map((o) => o.path)).to.include.members(['/api/purchase-orders', '/api/receptions', '/api/sales-orders', '/api/shipments', '/api/returns', '/api/stock/adjustments', '/api/stock/transfers']);
+    for (const op of lists.filter((o) => o.path !== '/api/stock')) {
+      const description = (op.raw as { description?: string }).description?.replace(/\s+/g, ' ') ?? '';
+      expect(description, op.path).to.include('Pages are offsets').and.include('`GET /api/events`').and.include('`updated_since` alone');
+      const keyset = /GraphQL's `(\w+)\(after:\)`/.exec(description)?.[1];
+      expect(keyset, op.path).to.be.a('string');
+      expect(graphql[keyset!]?.args.map((a) => a.name), keyset).to.include.members(['after', 'updated_since']);
+      expect(sync, keyset).to.include(`\`${keyset}\``);
+    }
+    expect(sync).to.include('## Pages move while you read them').and.not.include('Follow `links.next` until it is `null`');
   });
 });
