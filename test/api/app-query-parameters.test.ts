@@ -93,6 +93,17 @@ describe('Request path: query and path parameters', () => {
       });
     });
 
+    it('When a value holds reserved characters it cannot hold (a list in an integer, a time in a date, * in a list of choices), Then the 422 still names every other problem', async () => {
+      await refused('/api/stock?expires_before=2027-01-01T00:00:00Z&warehouse_id=8,9&page=0&foo=1', {
+        expires_before: ['The expires_before field must be a date (YYYY-MM-DD) that exists, such as 2027-03-31.'],
+        warehouse_id: ['The warehouse_id field must be an integer.'],
+        page: ['The page field must be at least 1.'],
+        foo: ['The foo field is not allowed.'],
+      });
+      const res = await world.as('operator').get('/api/events?types=stock.changed,*&per_page=0').expect(422);
+      expect(Object.keys(res.body.errors).sort()).to.deep.equal(['per_page', 'types']);
+    });
+
     it('When a read that takes no parameter at all gets a query (a cache-busting ?v=2, an empty x=), Then it still answers', async () => {
       await world.as('operator').get('/api?v=2&x=').expect(200);
       await world.as('operator').get('/openapi.json?v=2&x=').expect(200);

@@ -79,30 +79,22 @@ const FORMATS: Record<string, string> = {
   int32: 'must be a 32-bit integer (at most 2147483647)',
 };
 
-/** Formats none of whose values holds a reserved character (`: / ? # …`): one that does is simply not of the format. */
-const WITHOUT_RESERVED = new Set(['date']);
-
-/** What the value of a parameter must be, from its schema: `must be an integer`. */
-function mustBe(parameter: Parameter | undefined): string | undefined {
+/**
+ * What the values of a list of choices must be (`types=a,b`): the validator reports the bad value by
+ * its place (`/query/types/1`), and "must be one of" would read as if one value were wanted.
+ */
+function listOfChoices(parameter: Parameter | undefined): string | undefined {
   const schema = resolvedSchema(parameter?.schema as ParameterSchema | undefined);
-  if (schema?.type === 'array') {
-    // A list (`types=a,b`, `article_id=8,9`): what its values must be, not "an array" (it is one).
-    const items = resolvedSchema(schema.items);
-    if (items?.enum) return `must be a comma-separated list of: ${items.enum.join(', ')}`;
-    if (items?.type === 'integer') return 'must be a comma-separated list of integers';
-    return undefined;
-  }
-  if (schema?.enum) return `must be one of: ${schema.enum.join(', ')}`;
-  if (schema?.format && WITHOUT_RESERVED.has(schema.format)) return FORMATS[schema.format];
-  if (schema?.type && schema.type !== 'string') return `must be ${TYPE_NAMES[schema.type] ?? schema.type}`;
-  return undefined;
+  const items = schema?.type === 'array' ? resolvedSchema(schema.items) : undefined;
+  return items?.enum ? `must be a comma-separated list of: ${items.enum.join(', ')}` : undefined;
 }
 
 /**
  * express-openapi-validator's own messages about query parameters (not ajv's), reworded: they name
- * the parameter in quotes and say "url encoded" or "query parameter" (`GET /api/stock?article_id=8,9`
- * answered "Parameter 'article_id' must be url encoded…"). Undefined for any other message. (Its
- * "malformed uri" cannot reach it: the operation lookup answers such a path 404 first.)
+ * the parameter in quotes and say "query parameter". Undefined for any other message. (Its
+ * "malformed uri" cannot reach it: the operation lookup answers such a path 404 first; nor its
+ * "must be url encoded": every query parameter of its copy takes reserved characters, see
+ * openapi/reserved-characters.ts.)
  */
 function validatorSentence(field: string, message: string, parameter: Parameter | undefined): string | undefined {
   if (/^Unknown query parameter /.test(message)) return `The ${field} field is not allowed.`;
@@ -110,19 +102,14 @@ function validatorSentence(field: string, message: string, parameter: Parameter 
   if (/^Empty value found for query parameter /.test(message) || message === 'must match pattern "\\S"') {
     return `The ${field} field must not be empty${parameter?.required ? '' : '; leave it out instead'}.`;
   }
-  if (/^Parameter '.*' must be url encoded/.test(message)) {
-    // A list (8,9) or a value with reserved characters: for a number, a choice or a date it is
-    // simply not one (`expires_before=2027-01-01T00:00:00Z` is no date, whether encoded or not).
-    const expected = mustBe(parameter);
-    if (expected) return `The ${field} field ${expected}.`;
-    return `The ${field} field must percent-encode the reserved characters : / ? # [ ] @ ! $ & ' ( ) * + , ; = it contains.`;
-  }
   return undefined;
 }
 
-function sentence(field: string, keyword: string, message: string, parameter?: Parameter): string {
+function sentence(field: string, keyword: string, message: string, parameter?: Parameter, listItem = false): string {
   const reworded = validatorSentence(field, message, parameter);
   if (reworded) return reworded;
+  const choices = keyword === 'enum' && listItem ? listOfChoices(parameter) : undefined;
+  if (choices) return `The ${field} field ${choices}.`;
   switch (keyword) {
     case 'required':
       return `The ${field} field is required.`;
@@ -184,7 +171,8 @@ function messagesOf(field: string, items: readonly ValidatorErrorItem[], paramet
   const parameter = parameters.find((p) => p.name === field);
   const messages: string[] = [];
   for (const item of items) {
-    const message = item.message ? sentence(field, keywordOf(item), item.message, parameter) : `The ${field} field is invalid.`;
+    const listItem = /^\/query\/[^/]+\/\d+$/.test(item.path ?? '');
+    const message = item.message ? sentence(field, keywordOf(item), item.message, parameter, listItem) : `The ${field} field is invalid.`;
     if (!messages.includes(message)) messages.push(message);
   }
   return messages;

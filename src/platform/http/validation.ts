@@ -10,7 +10,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { InputError } from '../errors.js';
 import type { OpenApiDocument } from '../openapi/document.js';
-import { acceptReservedInFreeText, type ParameterNode } from '../openapi/free-text.js';
+import { acceptReservedInQuery, type ParameterNode } from '../openapi/reserved-characters.js';
 import type { RequestWithOpenApi } from './request-context.js';
 import { nonDecimalIntegers } from './integer-parameters.js';
 import { repeatedParameters } from './repeated-parameters.js';
@@ -70,7 +70,7 @@ type SchemaNode = { $ref?: string; properties?: Record<string, SchemaNode>; item
  * The document as the request validator reads it: the `items` of the body of an operation marked
  * `x-bulk-items` are only required to be objects there, since the service checks each one on its
  * own (platform/openapi/schema-validator.ts) and a bad item fails alone, not the whole request;
- * shared free-text query parameters take reserved characters (free-text.ts; those written in an
+ * shared query parameters take reserved characters (reserved-characters.ts; those written in an
  * operation, in its validatorSchema).
  */
 function forRequestValidation(document: OpenApiDocument): OpenApiDocument {
@@ -85,7 +85,7 @@ function forRequestValidation(document: OpenApiDocument): OpenApiDocument {
       body.properties.items = { ...body.properties.items, items: { type: 'object' } as SchemaNode };
     }
   }
-  for (const parameter of Object.values((copy.components.parameters ?? {}) as Record<string, ParameterNode>)) acceptReservedInFreeText(parameter);
+  for (const parameter of Object.values((copy.components.parameters ?? {}) as Record<string, ParameterNode>)) acceptReservedInQuery(parameter);
   return copy;
 }
 

@@ -9,7 +9,7 @@ import { isRole } from '../../kernel/access.js';
 import type { operations } from '../../generated/openapi.generated.js';
 import { projectRoot } from '../project-root.js';
 import type { SchemaName } from './schemas.js';
-import { acceptReservedInFreeText, type ParameterNode } from './free-text.js';
+import { acceptReservedInQuery, type ParameterNode } from './reserved-characters.js';
 
 export type OperationId = keyof operations;
 export type RateLimitKind = 'auth' | 'data' | 'none';
@@ -108,10 +108,10 @@ function resolveParameter(doc: OpenApiDocument, p: Parameter | { $ref: string })
   return resolved;
 }
 
-/** The private copy of an operation for the request validator, its free-text query parameters taking reserved characters. */
+/** The private copy of an operation for the request validator, its query parameters taking reserved characters (reserved-characters.ts). */
 function validatorCopy(raw: RawOperation): RawOperation {
   const copy = structuredClone(raw);
-  for (const parameter of (copy.parameters ?? []) as ParameterNode[]) acceptReservedInFreeText(parameter);
+  for (const parameter of (copy.parameters ?? []) as ParameterNode[]) acceptReservedInQuery(parameter);
   return copy;
 }
 
