@@ -3523,7 +3523,7 @@ export interface components {
          */
         StockChange: components["schemas"]["StockLevel"] & {
             /**
-             * @description The change of the on-hand `quantity` (negative when it fell); 0 for a reservation.
+             * @description The change of the on-hand `quantity` (negative when it fell); 0 for a reservation, or when lines of one document that changed the row cancel out (a correction moving quantity between two lines of one lot).
              * @example 60
              */
             delta: number;

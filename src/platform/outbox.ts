@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import { eventId } from '../kernel/ids.js';
 import { toApiTime } from '../kernel/time.js';
+import { insertInBatches } from './db/insert-batches.js';
 import { writeAtCommit, type CommitWriter } from './db/transaction.js';
 import type { Schema } from './openapi/schemas.js';
 
@@ -35,15 +36,7 @@ interface PendingEvent {
   dataText?: string;
 }
 
-/**
- * Statements of at most this many events, and of this much data beyond the first event's (a
- * 500-line order's event is about 2 MB: ten of them in one statement would pass MariaDB's
- * max_allowed_packet, 16 MB by default).
- */
-const EVENTS_PER_INSERT = 500;
-const DATA_CHARS_PER_INSERT = 2_000_000;
-
-/** A transaction's events, written at its end in one statement, all at its one instant (writeAtCommit). */
+/** A transaction's events, written at its end in as few statements as they fit in, all at its one instant (writeAtCommit). */
 const eventsAtCommit: CommitWriter<PendingEvent> = {
   async write(tx, pending, at) {
     const time = toApiTime(at);
@@ -54,38 +47,35 @@ const eventsAtCommit: CommitWriter<PendingEvent> = {
       data: dataText ?? JSON.stringify('dataAt' in event ? event.dataAt(time) : event.data),
       occurred_at: at,
     }));
-    let batch: typeof rows = [];
-    let chars = 0;
-    for (const row of rows) {
-      if (batch.length > 0 && (batch.length === EVENTS_PER_INSERT || chars + row.data.length > DATA_CHARS_PER_INSERT)) {
-        await tx('outbox_events').insert(batch);
-        batch = [];
-        chars = 0;
-      }
-      batch.push(row);
-      chars += row.data.length;
-    }
-    if (batch.length > 0) await tx('outbox_events').insert(batch);
+    // A 500-line order's event is about 2 MB: ten of them in one statement pass MariaDB's packet limit.
+    await insertInBatches(tx, 'outbox_events', rows, { maxRows: 500, maxBytes: 4 * 1024 * 1024 }, (row) => Buffer.byteLength(row.data));
   },
 };
 
+/** How an event may stand for the one recorded last in the transaction under the same key (see recordEvent). */
+export interface EventMerge {
+  key: string;
+  /** One event that stands for `before` and the new one; undefined: they stay two. */
+  into: (before: DomainEvent) => DomainEvent | undefined;
+}
+
 /**
  * Records `event` inside the caller's transaction, written when its work is done at the time the
- * transaction's other changes stand at; answers its event id. `merge`, given the event recorded
- * just before in the transaction, may answer one event that stands for both (the same balance's
- * change by two lines of one document): it keeps the earlier one's id.
+ * transaction's other changes stand at; answers its event id. With `merge`, the event recorded last
+ * under its key (the same stock row) may stand for both, in its place and with its id.
  */
-export async function recordEvent(tx: Knex.Transaction, event: DomainEvent, merge?: (before: DomainEvent) => DomainEvent | undefined): Promise<string> {
+export async function recordEvent(tx: Knex.Transaction, event: DomainEvent, merge?: EventMerge): Promise<string> {
   // Data is read now: what the caller changes in it afterwards is not the event's.
-  const pending: PendingEvent = { id: eventId(), event, dataText: 'data' in event ? JSON.stringify(event.data) : undefined };
+  const textOf = (e: DomainEvent): string | undefined => ('data' in e ? JSON.stringify(e.data) : undefined);
+  const pending: PendingEvent = { id: eventId(), event, dataText: textOf(event) };
   let id = pending.id;
-  const mergeInto = merge && ((before: PendingEvent): PendingEvent | undefined => {
-    const merged = merge(before.event);
+  const into = (before: PendingEvent): PendingEvent | undefined => {
+    const merged = merge!.into(before.event);
     if (merged === undefined) return undefined;
     id = before.id;
-    return { id, event: merged, dataText: 'data' in merged ? JSON.stringify(merged.data) : undefined };
-  });
-  await writeAtCommit(tx, eventsAtCommit, pending, mergeInto);
+    return { id, event: merged, dataText: textOf(merged) };
+  };
+  await writeAtCommit(tx, eventsAtCommit, pending, merge && { key: merge.key, into });
   return id;
 }
 

@@ -13,6 +13,7 @@ import { createOrder } from '../fixtures/purchase-orders.js';
 import { receive } from '../fixtures/receptions.js';
 import { buc, createSalesOrder, moveThrough, ship } from '../fixtures/sales-orders.js';
 import { receiveStock, stockRow } from '../fixtures/stock.js';
+import { dayFromToday, receiveLots, trackedArticle } from '../fixtures/lots.js';
 
 describe('Events that say what happened', () => {
   let h: Harness;
@@ -91,6 +92,44 @@ describe('Events that say what happened', () => {
     // The ledger keeps a movement per line.
     const ledger = (await world.as('viewer').get(`/api/stock/movements?article_id=${a.id}`).expect(200)).body.data as Array<{ delta: number; document: unknown }>;
     expect(ledger.filter((m) => JSON.stringify(m.document) === JSON.stringify(shipped)).map((m) => m.delta)).to.have.members([-1, -2, -3]);
+  });
+
+  it('When a reception of a lot-tracked article has lines L1, L2, L1, Then it records one stock.changed per lot row, L1\'s with both its lines', async () => {
+    const a = await trackedArticle(world);
+    const [e1, e2] = [dayFromToday(30), dayFromToday(60)];
+    const reception = await receiveLots(world, a, [
+      { quantity: 2, lot: 'L1', expiry_date: e1 },
+      { quantity: 5, lot: 'L2', expiry_date: e2 },
+      { quantity: 3, lot: 'L1', expiry_date: e1 },
+    ]);
+    const doc = { type: 'reception', id: reception.id };
+    const events = (await eventsOf(h.db, world.client.id, 'stock.changed')).filter((e) => e.article_id === a.id);
+    expect(events.map((e) => [e.lot, e.cause, e.delta, e.quantity, e.document])).to.deep.equal([
+      ['L1', 'reception', 5, 5, doc],
+      ['L2', 'reception', 5, 5, doc],
+    ]);
+  });
+
+  it('When an order waits on a lot-tracked article and a reception of lines L1, L2, L1 arrives, Then the reservations moved between the lines keep their own events and each row\'s last event shows it as it is', async () => {
+    const a = await trackedArticle(world);
+    const [e1, e2] = [dayFromToday(30), dayFromToday(60)];
+    // An order of 2: the first L1 line takes its reservation (an event of L1 between L1's lines), the second changes none.
+    const order = await createSalesOrder(world, [buc(a, 2)]);
+    await receiveLots(world, a, [
+      { quantity: 2, lot: 'L1', expiry_date: e1 },
+      { quantity: 5, lot: 'L2', expiry_date: e2 },
+      { quantity: 3, lot: 'L1', expiry_date: e1 },
+    ]);
+    const events = (await eventsOf(h.db, world.client.id, 'stock.changed')).filter((e) => e.article_id === a.id);
+    for (const event of events) checkSchema('StockChange', event);
+    expect(events.filter((e) => e.cause === 'reception').reduce((sum, e) => sum + (e.delta as number), 0)).to.equal(10);
+    const rows = (await world.as('viewer').get(`/api/stock?article_id=${a.id}&per_page=100`).expect(200)).body.data as Array<Record<string, unknown>>;
+    for (const row of rows) {
+      const last = events.filter((e) => e.id === row.id).pop()!;
+      const { delta: _delta, cause: _cause, document: _document, ...shown } = last;
+      expect(shown, `the last event of ${String(row.lot ?? 'the row without lot')}`).to.deep.equal(row);
+    }
+    expect(rows.reduce((sum, r) => sum + (r.reserved as number), 0), `order ${order.id} reserved on the lots`).to.equal(2);
   });
 
   describe('reception.updated', () => {

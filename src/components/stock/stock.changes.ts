@@ -67,9 +67,10 @@ function stockChangedEvent(key: StockKey, level: StockLevel, change: ChangeOfEve
 
 /**
  * Records `stock.changed` of a balance as it now is (`level`) and answers it. The balance's
- * `updated_at`, in the event and stored, is the time the transaction's changes stand at. Two lines
- * of one document changing one balance one after the other (lines go in lock order, so a
- * balance's lines are next to each other) are one event: the row after both, their deltas summed.
+ * `updated_at`, in the event and stored, is the time the transaction's changes stand at. Lines of
+ * one document that change one balance with the same cause are one event, the row after them and
+ * their deltas summed, as long as no other change of that balance (a reservation moved between
+ * them) was announced in between: the last event of a row always shows it as it is.
  */
 async function announce(
   tx: Knex.Transaction,
@@ -89,7 +90,7 @@ async function announce(
     return same ? stockChangedEvent(key, level, { ...change, delta: earlier.delta + change.delta }) : undefined;
   };
   await repository.stampBalanceAtCommit(tx, level.id);
-  await recordEvent(tx, stockChangedEvent(key, level, change), sameChange);
+  await recordEvent(tx, stockChangedEvent(key, level, change), { key: `stock_balance:${level.id}`, into: sameChange });
   return level;
 }
 

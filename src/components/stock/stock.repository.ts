@@ -5,6 +5,7 @@ import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import { engineOf } from '../../platform/db/database.js';
+import { insertInBatches } from '../../platform/db/insert-batches.js';
 import { writeAtCommit, type CommitWriter } from '../../platform/db/transaction.js';
 import { afterId, byUniqueKey, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
@@ -225,8 +226,8 @@ export async function deliverFromBalance(tx: Knex, key: StockKey, delta: number)
 
 type MovementRow = Record<string, unknown>;
 
-/** Statements of at most this many rows (SQLite binds at most 32,766 values a statement). */
-const ROWS_PER_INSERT = 500;
+/** Statements of at most this many rows or ids (SQLite binds at most 32,766 values a statement). */
+const ROWS_PER_STATEMENT = 500;
 
 /**
  * The ledger's movements of a transaction, written at its end in one statement (writeAtCommit), at
@@ -236,16 +237,17 @@ const ROWS_PER_INSERT = 500;
  */
 const movementsAtCommit: CommitWriter<MovementRow> = {
   async write(tx, rows, at) {
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      await tx('stock_movements').insert(rows.slice(start, start + ROWS_PER_INSERT).map((row) => ({ ...row, created_at: at })));
-    }
+    await insertInBatches(tx, 'stock_movements', rows.map((row) => ({ ...row, created_at: at })), { maxRows: ROWS_PER_STATEMENT, maxBytes: Infinity });
   },
 };
 
 /** The balances whose change a transaction announced: their `updated_at` is the transaction's instant, its movements' and its events' time. */
 const balanceTimesAtCommit: CommitWriter<number> = {
   async write(tx, ids, at) {
-    await tx('stock_balances').whereIn('id', [...new Set(ids)]).update({ updated_at: at });
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += ROWS_PER_STATEMENT) {
+      await tx('stock_balances').whereIn('id', unique.slice(start, start + ROWS_PER_STATEMENT)).update({ updated_at: at });
+    }
   },
 };
 

@@ -24,6 +24,7 @@ import type { WebhookRow } from './webhooks.repository.js';
 import { wants } from './webhooks.rules.js';
 import { modulesOn, withheldByModules } from './webhooks.modules.js';
 import { eventBody } from '../../platform/outbox.js';
+import { InsertBatches } from '../../platform/db/insert-batches.js';
 
 export const EVENTS_PER_BATCH = 200;
 export const ROUND_EVENTS = 1000;
@@ -50,24 +51,17 @@ type Subscription = WebhookRow & { for_company: number };
 
 /** Buffers delivery rows and writes them in INSERTs of at most INSERT_ROWS rows and INSERT_BYTES of payloads. */
 function deliveryWriter(tx: Knex.Transaction, now: string) {
-  let rows: DeliveryRow[] = [];
-  let bytes = 0;
+  const batches = new InsertBatches<DeliveryRow>({ maxRows: INSERT_ROWS, maxBytes: INSERT_BYTES });
   const written = { rows: 0, bytes: 0 };
-  const flush = async (): Promise<void> => {
-    if (rows.length === 0) return;
-    const chunk = rows;
-    rows = [];
-    bytes = 0;
-    await queue.insertDeliveries(tx, chunk, now);
+  const write = async (rows: DeliveryRow[] | undefined): Promise<void> => {
+    if (rows && rows.length > 0) await queue.insertDeliveries(tx, rows, now);
   };
   return {
     written,
-    flush,
+    flush: () => write(batches.take()),
     async add(row: DeliveryRow): Promise<void> {
       const size = Buffer.byteLength(row.payload);
-      if (rows.length > 0 && (rows.length >= INSERT_ROWS || bytes + size > INSERT_BYTES)) await flush();
-      rows.push(row);
-      bytes += size;
+      await write(batches.add(row, size));
       written.rows++;
       written.bytes += size;
     },

@@ -49,11 +49,20 @@ export interface CommitWriter<R> {
 /**
  * A writer's rows left for a transaction's end. Rows before `sealed` were left before the savepoint
  * that runs now began: a row of the savepoint is never merged into them, so that undoing the
- * savepoint (cutting the list back) undoes all it left.
+ * savepoint (cutting the list back) undoes all it left. `latest`: the place of the last row left
+ * under each merge key.
  */
 interface LeftRows {
   rows: unknown[];
   sealed: number;
+  latest: Map<string, number>;
+}
+
+/** How a row may be merged into the last row left under the same `key` (see writeAtCommit). */
+export interface RowMerge<R> {
+  key: string;
+  /** One row that stands for `before` and the new row; undefined: they stay two. */
+  into: (before: R) => R | undefined;
 }
 
 /** What each transaction of inTransaction writes at its end, per writer in the order of first use. */
@@ -62,23 +71,25 @@ const atCommit = new WeakMap<Knex.Transaction, Map<CommitWriter<never>, LeftRows
 const ownerOf = new WeakMap<Knex.Transaction, Knex.Transaction>();
 
 /**
- * Leaves `row` for `writer` to write at the end of the transaction, at its one instant. `merge`,
- * given the row left just before (of this writer, in this savepoint), may answer one row that
- * stands for both. A transaction not of inTransaction (a bare `db.transaction` of a script) has no
- * such moment: the row is written at once, at the current time.
+ * Leaves `row` for `writer` to write at the end of the transaction, at its one instant. With
+ * `merge`, the last row left under its key (by this writer, in this savepoint) may take the new
+ * row's place: `merge.into` answers the one row that stands for both, in the earlier one's place.
+ * A transaction not of inTransaction (a bare `db.transaction` of a script) has no such moment: the
+ * row is written at once, at the current time.
  */
-export async function writeAtCommit<R>(tx: Knex.Transaction, writer: CommitWriter<R>, row: R, merge?: (before: R) => R | undefined): Promise<void> {
+export async function writeAtCommit<R>(tx: Knex.Transaction, writer: CommitWriter<R>, row: R, merge?: RowMerge<R>): Promise<void> {
   const pending = atCommit.get(ownerOf.get(tx) ?? tx);
   if (pending === undefined) return writer.write(tx, [row], nowDb());
-  const left = pending.get(writer as CommitWriter<never>);
-  if (left === undefined) {
-    pending.set(writer as CommitWriter<never>, { rows: [row], sealed: 0 });
+  let left = pending.get(writer as CommitWriter<never>);
+  if (left === undefined) pending.set(writer as CommitWriter<never>, (left = { rows: [], sealed: 0, latest: new Map() }));
+  const place = merge && left.latest.get(merge.key);
+  const merged = place !== undefined && place >= left.sealed ? merge!.into(left.rows[place] as R) : undefined;
+  if (merged !== undefined) {
+    left.rows[place!] = merged;
     return;
   }
-  const last = left.rows.length - 1;
-  const merged = merge && last >= left.sealed ? merge(left.rows[last] as R) : undefined;
-  if (merged === undefined) left.rows.push(row);
-  else left.rows[last] = merged;
+  left.rows.push(row);
+  if (merge) left.latest.set(merge.key, left.rows.length - 1);
 }
 
 /** Runs each writer's rows at one instant, the time of the transaction's end. */
@@ -127,7 +138,10 @@ export async function inSavepoint<T>(tx: Knex.Transaction, work: (savepoint: Kne
   } catch (error) {
     if (pending && before) {
       const kept = new Map(before.map(([writer, length]) => [writer, length]));
-      for (const [writer, left] of pending) left.rows.length = kept.get(writer) ?? 0;
+      for (const [writer, left] of pending) {
+        left.rows.length = kept.get(writer) ?? 0;
+        for (const [key, place] of left.latest) if (place >= left.rows.length) left.latest.delete(key);
+      }
     }
     throw error;
   } finally {

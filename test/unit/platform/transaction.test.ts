@@ -109,25 +109,30 @@ describe('inTransaction', () => {
     expect(await labels()).to.deep.equal(['work', 'header at end', 'item 1 at end', 'item 3 nested at end']);
   });
 
-  it('When a row is left with a merge, Then it merges into the row left just before, never into one left before the savepoint it runs in', async () => {
+  it('When a row is left with a merge, Then it merges into the last row left under its key, never into one left before the savepoint it runs in', async () => {
     const writer = labelsAtCommit();
-    const joined = (label: string) => (before: string): string | undefined => (before.startsWith('keep') ? undefined : `${before}+${label}`);
+    /** Rows `key:label`: a row merges into the last of its key unless that one is marked "keep". */
+    const under = (key: string, label: string) => ({ key, into: (before: string): string | undefined => (before.includes('keep') ? undefined : `${before}+${label}`) });
     await inTransaction(db, async (tx) => {
-      await writeAtCommit(tx, writer, 'a');
-      await writeAtCommit(tx, writer, 'b', joined('b'));
+      await writeAtCommit(tx, writer, 'a:1', under('a', '1'));
+      await writeAtCommit(tx, writer, 'b:1', under('b', '1'));
+      await writeAtCommit(tx, writer, 'a:2', under('a', '2'));
       await inSavepoint(tx, async (item) => {
-        await writeAtCommit(item, writer, 'c', joined('c'));
-        await writeAtCommit(item, writer, 'd', joined('d'));
+        await writeAtCommit(item, writer, 'a:3', under('a', '3'));
+        await writeAtCommit(item, writer, 'a:4', under('a', '4'));
       });
       await inSavepoint(tx, async (item) => {
-        await writeAtCommit(item, writer, 'e', joined('e'));
+        await writeAtCommit(item, writer, 'c:1', under('c', '1'));
         throw new Error('refused');
       }).catch(() => undefined);
-      await writeAtCommit(tx, writer, 'keep f');
-      await writeAtCommit(tx, writer, 'g', joined('g'));
+      await writeAtCommit(tx, writer, 'c:2', under('c', '2'));
+      await writeAtCommit(tx, writer, 'b:keep', under('b', 'keep'));
+      await writeAtCommit(tx, writer, 'b:3', under('b', '3'));
+      await writeAtCommit(tx, writer, 'plain');
     });
-    // c is the savepoint's first row: never merged into b; e went with its savepoint; g is refused by its merge.
-    expect(writer.calls.map(([rows]) => rows)).to.deep.equal([['a+b', 'c+d', 'keep f', 'g']]);
+    // a:2 merged into a:1 past b:1; a:3 is the savepoint's first row under a (never merged into a:1+2), and a:4 merged into it;
+    // c:1 went with its savepoint; b:keep merged into b:1 and b:3 is refused by b:1+keep.
+    expect(writer.calls.map(([rows]) => rows)).to.deep.equal([['a:1+2', 'b:1+keep', 'a:3+4', 'c:2', 'b:3', 'plain']]);
   });
 
   it('When a transaction with rows to write at commit is a deadlock victim, Then only the last run\'s rows are written; outside inTransaction they are written at once', async () => {
