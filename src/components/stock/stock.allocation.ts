@@ -97,10 +97,12 @@ export function reallocateExpiredLots(): { name: string; run(db: Knex): Promise<
         for (const key of keys) await inTransaction(db, (tx) => reallocate(tx, key, null));
         if (keys.length < 100) break;
       }
-      for (;;) {
-        const ids = await reservations.expiredRowsUnstamped(db, today, 500);
-        const stamped = ids.length > 0 ? await reservations.stampExpiredRows(db, today, ids) : 0;
-        if (ids.length < 500 || stamped === 0) break;
+      // Through the table once, by id; each batch in a transaction of its own, run again on a deadlock.
+      for (let afterId = 0; ; ) {
+        const ids = await reservations.expiredRowsUnstamped(db, today, afterId, 500);
+        if (ids.length > 0) await inTransaction(db, (tx) => reservations.stampExpiredRows(tx, today, ids));
+        if (ids.length < 500) break;
+        afterId = ids[ids.length - 1]!;
       }
       doneFor = today;
     },

@@ -112,9 +112,9 @@ function expiredUnstamped(db: Knex, today: string): Knex.QueryBuilder {
     .whereRaw('SUBSTR(??, 1, 10) <= ??', ['updated_at', 'expiry_date']);
 }
 
-/** Up to `limit` ids of the rows whose lot expired unannounced (expiredUnstamped). */
-export async function expiredRowsUnstamped(db: Knex, today: string, limit: number): Promise<number[]> {
-  return (await expiredUnstamped(db, today).select('id').orderBy('id').limit(limit)).map((r: { id: number }) => r.id);
+/** Up to `limit` ids above `afterId` of the rows whose lot expired unannounced (expiredUnstamped), in id order. */
+export async function expiredRowsUnstamped(db: Knex, today: string, afterId: number, limit: number): Promise<number[]> {
+  return (await expiredUnstamped(db, today).where('id', '>', afterId).select('id').orderBy('id').limit(limit)).map((r: { id: number }) => r.id);
 }
 
 /** Gives those of `ids` that still expired unannounced the time now as `updated_at`; answers how many. */
