@@ -34,6 +34,7 @@ export const messages = {
     `Receiving ${qty} would exceed the ${remaining} remaining on this line (${ordered} ordered).`,
   notThisReception: (itemId: number, id: number) => `Line ${itemId} is not a line of reception ${id}.`,
   codeTaken: codeTakenMessage('internal_code'),
+  overOrdered: (quantity: number) => `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`,
 };
 
 /** Runs `work` as a document write (documents/document-writes.ts) answering the reception as it now is. */

@@ -8,7 +8,6 @@
  * `purchase_order.updated` of a correction).
  */
 import { changedFields } from '../../kernel/changes.js';
-import { toQuantity } from '../../kernel/quantity.js';
 import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
@@ -21,10 +20,6 @@ import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
 import { messages, requireReception, writeReception } from './receptions.service.js';
 import { type Correction, raisesFirst, receivedChanges } from './receptions.rules.js';
-
-const correctionMessages = {
-  overOrdered: (quantity: number) => `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`,
-};
 
 /**
  * The purchase order is locked first (receptions and corrections of one order queue up), then the
@@ -63,7 +58,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       if (await moveReceived(tx, reception.purchase_order_id, poItemId, delta)) continue;
       // A lowering never fails: the line received at least what this reception's lines hold.
       if (raised.length === 0) throw new Error(`Order line ${poItemId} received less than reception ${id} holds of it`);
-      for (const c of raised) problems.add(`items.${c.index}.quantity_um3pl`, correctionMessages.overOrdered(c.to));
+      for (const c of raised) problems.add(`items.${c.index}.quantity_um3pl`, messages.overOrdered(c.to));
     }
     let moved = false;
     for (const { line: { index, item, from, to } } of inLockOrder(raisesFirst(corrections), (c) => ({ articleId: c.item.article_id }))) {
