@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { toQuantity } from '../../kernel/quantity.js';
-import { nowDb, toApiTime } from '../../kernel/time.js';
+import { toApiTime } from '../../kernel/time.js';
+import { timeOfWrite } from '../../platform/db/transaction.js';
 import { engineOf, insertReturningId } from '../../platform/db/database.js';
 import { afterId, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
@@ -162,8 +163,9 @@ export async function findOrder(tx: Knex, scope: CompanyScope, id: number): Prom
 }
 
 
-/** Inserts a new order created at `at` (a stored time; the time of its first status history entry). */
-export async function insertOrder(tx: Knex, fields: Omit<SalesOrderRow, 'id' | 'status' | 'on_hold' | 'hold_reason' | 'created_at' | 'updated_at'>, at = nowDb()): Promise<number> {
+/** Inserts a new order, created at the transaction's time (timeOfWrite: its first history entry's too). */
+export async function insertOrder(tx: Knex, fields: Omit<SalesOrderRow, 'id' | 'status' | 'on_hold' | 'hold_reason' | 'created_at' | 'updated_at'>): Promise<number> {
+  const at = timeOfWrite(tx);
   return insertReturningId(tx, 'sales_orders', { ...fields, status: 'new', on_hold: false, hold_reason: null, created_at: at, updated_at: at });
 }
 
@@ -175,13 +177,13 @@ export async function deleteItems(tx: Knex, orderId: number): Promise<void> {
   await tx('sales_order_items').where('sales_order_id', orderId).delete();
 }
 
-/** Records that the order reached `status` at `at` (the time the order's row was given with it). */
-export async function addHistory(tx: Knex, orderId: number, status: SalesOrderStatus, userId: number | null, at: string): Promise<void> {
-  await tx('sales_order_status_history').insert({ sales_order_id: orderId, status, user_id: userId, at });
+/** Records that the order reached `status`, at the transaction's time (the order's updated_at of the move). */
+export async function addHistory(tx: Knex, orderId: number, status: SalesOrderStatus, userId: number | null): Promise<void> {
+  await tx('sales_order_status_history').insert({ sales_order_id: orderId, status, user_id: userId, at: timeOfWrite(tx) });
 }
 
 export async function updateOrder(tx: Knex, id: number, changes: Partial<SalesOrderRow>): Promise<void> {
-  await tx('sales_orders').where('id', id).update({ ...changes, updated_at: nowDb() });
+  await tx('sales_orders').where('id', id).update({ ...changes, updated_at: timeOfWrite(tx) });
 }
 
 /**
@@ -206,8 +208,8 @@ export async function currentStatus(tx: Knex, id: number): Promise<SalesOrderSta
  * Moves the order from `from` to `to` only if it is still in `from` (one statement): of two
  * requests racing to move one order, exactly one wins. True when this one did.
  */
-export async function moveStatus(tx: Knex, id: number, from: SalesOrderStatus, to: SalesOrderStatus, at = nowDb()): Promise<boolean> {
-  return (await tx('sales_orders').where({ id, status: from }).update({ status: to, updated_at: at })) === 1;
+export async function moveStatus(tx: Knex, id: number, from: SalesOrderStatus, to: SalesOrderStatus): Promise<boolean> {
+  return (await tx('sales_orders').where({ id, status: from }).update({ status: to, updated_at: timeOfWrite(tx) })) === 1;
 }
 
 /** The lines of the article on orders in `statuses`, with their order's code (thousandths). */
@@ -238,8 +240,8 @@ export async function addDelivered(tx: Knex, itemId: number, quantity: number): 
 }
 
 /** Sets or lifts the order's hold (`reason` null lifts it). */
-export async function setHold(tx: Knex, id: number, reason: string | null, at = nowDb()): Promise<void> {
-  await tx('sales_orders').where('id', id).update({ on_hold: reason !== null, hold_reason: reason, updated_at: at });
+export async function setHold(tx: Knex, id: number, reason: string | null): Promise<void> {
+  await tx('sales_orders').where('id', id).update({ on_hold: reason !== null, hold_reason: reason, updated_at: timeOfWrite(tx) });
 }
 
 /** Per article and lot (`<article id>|<lot>`): what the order's shipments took of each lot, in thousandths. */

@@ -8,7 +8,6 @@
 import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
 import { clientInScope, type CompanyScope } from '../../kernel/company-scope.js';
-import { nowDb } from '../../kernel/time.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { codeTaken, type Paged } from '../../platform/db/queries.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
@@ -176,10 +175,9 @@ export async function createSalesOrder(ctx: TenantContext, body: Schema<'SalesOr
       notes: body.notes ?? null,
       external_reference: body.external_reference ?? null,
     } as const;
-    const at = nowDb();
-    const id = await repository.insertOrder(tx, fields, at);
+    const id = await repository.insertOrder(tx, fields);
     await repository.insertItems(tx, id, lines);
-    await repository.addHistory(tx, id, 'new', userOf(ctx), at);
+    await repository.addHistory(tx, id, 'new', userOf(ctx));
     await reserveLines(tx, { ...fields, id }, asLines(lines), 1);
     return id;
   });

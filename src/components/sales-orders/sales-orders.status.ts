@@ -8,7 +8,6 @@
  * status the order has is answered with the order as it is and changes nothing (a retry of a move
  * that happened); a held order moves only to `cancelled`, which lifts the hold.
  */
-import { nowDb } from '../../kernel/time.js';
 import { InputError } from '../../platform/errors.js';
 import { type TenantContext, userOf } from '../../platform/tenant-context.js';
 import * as repository from './sales-orders.repository.js';
@@ -32,11 +31,10 @@ export async function changeSalesOrderStatus(ctx: TenantContext, id: number, to:
       await shipLines(tx, ctx, order, everythingLeft(order, 'status'), WITHOUT_TRACKING, { cause: 'delivery', shortMessage: SHORT, linesName: "the order's lines" });
       return id;
     }
-    const at = nowDb();
-    if (!(await repository.moveStatus(tx, id, order.status, to, at))) throw new Error(`Sales order ${id} changed under its lock`);
+    if (!(await repository.moveStatus(tx, id, order.status, to))) throw new Error(`Sales order ${id} changed under its lock`);
     if (to === 'cancelled' || to === 'closed') await reserveLines(tx, order, linesLeft(order), -1);
-    if (to === 'cancelled' && order.on_hold) await repository.setHold(tx, id, null, at);
-    await repository.addHistory(tx, id, to, userOf(ctx), at);
+    if (to === 'cancelled' && order.on_hold) await repository.setHold(tx, id, null);
+    await repository.addHistory(tx, id, to, userOf(ctx));
     return id;
   });
 }

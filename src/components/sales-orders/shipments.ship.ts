@@ -8,7 +8,6 @@
  */
 import type { Knex } from 'knex';
 import { toQuantity } from '../../kernel/quantity.js';
-import { nowDb } from '../../kernel/time.js';
 import { InputError, type FieldErrors } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { type TenantContext, userOf } from '../../platform/tenant-context.js';
@@ -131,9 +130,8 @@ export async function shipLines(
   const status = statusAfterShipment(order.items.map((i) => ({ quantity: i.quantity, delivered_quantity: i.delivered_quantity + (shipped.get(i.id) ?? 0) })));
   const moved = status !== order.status;
   if (moved) {
-    const at = nowDb();
-    if (!(await repository.moveStatus(tx, order.id, order.status, status, at))) throw new Error(`Sales order ${order.id} changed under its lock`);
-    await repository.addHistory(tx, order.id, status, userOf(ctx), at);
+    if (!(await repository.moveStatus(tx, order.id, order.status, status))) throw new Error(`Sales order ${order.id} changed under its lock`);
+    await repository.addHistory(tx, order.id, status, userOf(ctx));
   } else {
     await repository.updateOrder(tx, order.id, {});
   }

@@ -92,6 +92,22 @@ export async function writeAtCommit<R>(tx: Knex.Transaction, writer: CommitWrite
   if (merge) left.latest.set(merge.key, left.rows.length - 1);
 }
 
+/** The one reading of the clock of each transaction of inTransaction that timeOfWrite answers. */
+const readings = new WeakMap<Knex.Transaction, string>();
+
+/**
+ * The time a transaction stamps the rows it writes as it goes (a document's `updated_at`, its
+ * history's `at`): one reading of the clock per transaction, so that the rows of one write agree.
+ * Outside a transaction of inTransaction, the current time.
+ */
+export function timeOfWrite(tx: Knex): string {
+  const owner = tx.isTransaction ? (ownerOf.get(tx as Knex.Transaction) ?? (tx as Knex.Transaction)) : undefined;
+  if (owner === undefined || !atCommit.has(owner)) return nowDb();
+  let time = readings.get(owner);
+  if (time === undefined) readings.set(owner, (time = nowDb()));
+  return time;
+}
+
 /** Runs each writer's rows at one instant, the time of the transaction's end. */
 async function writeLeftRows(tx: Knex.Transaction, pending: Map<CommitWriter<never>, LeftRows>): Promise<void> {
   if (pending.size === 0) return;

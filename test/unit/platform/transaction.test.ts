@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from '../../helpers/database.js';
 import { createDb } from '../../../src/platform/db/database.js';
 import { testEnv } from '../../helpers/test-env.js';
-import { ATTEMPTS, inSavepoint, inTransaction, retryPauseMs, writeAtCommit, type CommitWriter } from '../../../src/platform/db/transaction.js';
+import { ATTEMPTS, inSavepoint, inTransaction, retryPauseMs, timeOfWrite, writeAtCommit, type CommitWriter } from '../../../src/platform/db/transaction.js';
 import { isConnectionError, isRetryableTransactionError } from '../../../src/platform/db/driver-errors.js';
 
 const deadlock = (): Error => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
@@ -133,6 +133,19 @@ describe('inTransaction', () => {
     // a:2 merged into a:1 past b:1; a:3 is the savepoint's first row under a (never merged into a:1+2), and a:4 merged into it;
     // c:1 went with its savepoint; b:keep merged into b:1 and b:3 is refused by b:1+keep.
     expect(writer.calls.map(([rows]) => rows)).to.deep.equal([['a:1+2', 'b:1+keep', 'a:3+4', 'c:2', 'b:3', 'plain']]);
+  });
+
+  it('When a transaction stamps rows as it goes, Then timeOfWrite is one reading for it and its savepoints; another transaction reads again', async () => {
+    const first = await inTransaction(db, async (tx) => {
+      const time = timeOfWrite(tx);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(timeOfWrite(tx)).to.equal(time);
+      expect(await inSavepoint(tx, async (item) => timeOfWrite(item))).to.equal(time);
+      return time;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await inTransaction(db, async (tx) => timeOfWrite(tx))) > first, "a later transaction reads later").to.equal(true);
+    expect(timeOfWrite(db) > first, "outside a transaction: now").to.equal(true);
   });
 
   it('When a transaction with rows to write at commit is a deadlock victim, Then only the last run\'s rows are written; outside inTransaction they are written at once', async () => {
