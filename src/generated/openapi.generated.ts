@@ -4145,7 +4145,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Malformed JSON, a body that is not what its `Content-Encoding` says (gzip, deflate, br), or the `X-Company-Id` header is missing where it is required. */
+        /** @description Malformed JSON, a body that is not UTF-8, a body that is not what its `Content-Encoding` says (gzip, deflate, br), or the `X-Company-Id` header is missing where it is required. */
         BadRequestRateLimited: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

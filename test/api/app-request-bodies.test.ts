@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type RequestListener } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import type { Test } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
@@ -102,6 +103,25 @@ describe('Request path: bodies', () => {
     expect(Buffer.byteLength(body)).to.equal(1024 * 1024);
     const errors = { password: ['The password field must not be longer than 255 characters.'] };
     await login().send(body).expect(422, { message: INVALID, errors });
+  });
+
+  it('When the body is not UTF-8 (Latin-1 letters, no charset), Then it answers 400 naming the byte and nothing is written: two codes differing there were one article', async () => {
+    const latin1 = (code: string): Buffer => Buffer.concat([Buffer.from(`{"article_code":"${code}-`), Buffer.from([0xd6]), Buffer.from('L","description":"Oil","um3pl":"BUC"}')]);
+    const message = 'The request body is not valid UTF-8: the bytes from offset 21 are not a UTF-8 character. Send JSON in UTF-8 (convert text from Latin-1 or Windows-1252 first), or write such characters as \\u escapes.';
+    // As the bytes are: superagent would send a Buffer as JSON of its own.
+    const raw = (path: string, body: Buffer, encoding?: string): Test => {
+      const request = world.as('operator').post(path).set('Content-Type', 'application/json').serialize((bytes: unknown) => bytes as string);
+      return encoding ? request.set('Content-Encoding', encoding).send(gzipSync(body)) : request.send(body);
+    };
+    const post = (body: Buffer, encoding?: string): Test => raw('/api/articles', body, encoding);
+    await post(latin1("LX1")).expect(400, { message });
+    await post(latin1('LX1'), 'gzip').expect(400, { message });
+    const bulk = Buffer.concat([Buffer.from('{"items":['), latin1('LX2'), Buffer.from(',{"article_code":"LX2-'), Buffer.from([0xdc]), Buffer.from('L","description":"Owl","um3pl":"BUC"}]}')]);
+    await raw('/api/articles/bulk', bulk).expect(400);
+    const found = await world.as('operator').get('/api/articles').query({ search: 'LX' }).expect(200);
+    expect(found.body.data).to.deep.equal([]);
+    const utf8 = await post(Buffer.from('{"article_code":"LX1-ÖL 😀","description":"Öl","um3pl":"BUC"}')).expect(201);
+    expect(utf8.body.data.article_code).to.equal('LX1-ÖL 😀');
   });
 
   it('When the content type is text/plain, Then it answers 415 with a message', async () => {

@@ -4,12 +4,16 @@
  * alias `utf8`, or its subset `us-ascii`). Malformed JSON answers 400 and a larger body 413
  * (error-handler.ts); so do bytes that are not what their Content-Encoding says (400) and an
  * encoding or charset we do not take (415), right after the rate limits (which count it), before
- * any token is looked at. A body the client stopped sending half-way is a 400 nobody reads (the
+ * any token is looked at. Bytes that are not UTF-8 (Latin-1 or Windows-1252 text sent without a
+ * charset) are a 400 too: body-parser would read each as U+FFFD and store it so, two codes that
+ * differ only there becoming one. A body the client stopped sending half-way is a 400 nobody reads (the
  * connection is gone), not a server error. GET and HEAD bodies are never read (no operation of the
  * document takes one, and the document declares no 400 or 413 for them).
  */
+import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import type { Request, RequestHandler } from 'express';
+import { invalidUtf8At } from '../../kernel/utf8.js';
 import { BadRequestError, UnsupportedMediaTypeError } from '../errors.js';
 
 export const BODY_LIMIT = '1mb';
@@ -30,6 +34,17 @@ function isDecodingError(error: { code?: unknown }): boolean {
   return typeof error.code === 'string' && /^(Z_|ERR_BROTLI|ERR__ERROR)/.test(error.code);
 }
 
+/**
+ * body-parser's `verify`: the body's bytes (decompressed) must be UTF-8. isUtf8 is native and
+ * allocates nothing; the offset is looked for only in a body that fails.
+ */
+function verifyUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
+  if (isUtf8(bytes)) return;
+  throw new Error(
+    `The request body is not valid UTF-8: the bytes from offset ${invalidUtf8At(bytes)} are not a UTF-8 character. Send JSON in UTF-8 (convert text from Latin-1 or Windows-1252 first), or write such characters as \\u escapes.`,
+  );
+}
+
 /** body-parser's error as one of ours where it is the client's doing; others go on as they are. */
 function bodyError(req: Request, error: unknown): unknown {
   if (typeof error !== 'object' || error === null) return error;
@@ -39,6 +54,8 @@ function bodyError(req: Request, error: unknown): unknown {
       `The Content-Encoding ${contentEncoding(req)} is not supported: send the body uncompressed, or compressed with gzip, deflate or br.`,
     );
   }
+  // verifyUtf8's (body-parser gives it a 403 and the body: a new error keeps neither).
+  if (marked.type === 'entity.verify.failed') return new BadRequestError((error as Error).message);
   if (marked.type === 'request.aborted') return new BadRequestError('The request body was not received in full: the client closed the connection.');
   if (marked.type === undefined && isDecodingError(marked)) {
     return new BadRequestError(`The request body is not valid ${contentEncoding(req)} data, as its Content-Encoding says: send it compressed that way, or uncompressed without the header.`);
@@ -70,7 +87,7 @@ function charsetRefused(req: Request): UnsupportedMediaTypeError | undefined {
 export function jsonBody(): RequestHandler {
   // Not strict: any JSON value is JSON (a 400 says it is malformed); a body that is null, a number
   // or a string where the document wants an object is a 422 of the validator, which says so.
-  const parse = express.json({ limit: BODY_LIMIT, strict: false, type: 'application/json' });
+  const parse = express.json({ limit: BODY_LIMIT, strict: false, type: 'application/json', verify: verifyUtf8 });
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     // A body that cannot be read is answered after the rate limits (step 4), which count it and
