@@ -178,4 +178,17 @@ describe('Request path: query and path parameters', () => {
       });
     }
   });
+  describe('Percent-encoded bytes that are not UTF-8', () => {
+    const NOT_UTF8 = 'must be UTF-8 text, percent-encoded: its bytes are not UTF-8 (é is %C3%A9, not %E9 as in Latin-1)';
+
+    it('When search and lot are Latin-1 (Caf%E9, L%E9), Then the 422 names each with the other problems, instead of running for U+FFFD', async () => {
+      await refused('/api/articles?search=Caf%E9&page=0', { search: [`The search field ${NOT_UTF8}.`], page: ['The page field must be at least 1.'] });
+      await refused('/api/stock?lot=L%E9', { lot: [`The lot field ${NOT_UTF8}.`] });
+      await refused('/api/articles?search=%C3', { search: [`The search field ${NOT_UTF8}.`] });
+    });
+
+    it('When the same text is UTF-8, a literal %, or U+FFFD itself percent-encoded, Then it is read as sent', async () => {
+      for (const search of ['Caf%C3%A9', '50%', '%EF%BF%BD', 'a+b%2B%F0%9F%98%80']) await world.as('operator').get(`/api/articles?search=${search}`).expect(200);
+    });
+  });
 });

@@ -73,6 +73,15 @@ describe('Request path', () => {
       expect(res.body).to.deep.equal({ message: `The route GET ${path.slice(0, 200)}… could not be found.` });
     });
 
+    for (const path of ['/api/articles/by-code/Caf%E9', '/api/articles/by-code/50%']) {
+      it(`When a path cannot be decoded (${path}), Then the 404 says it is not valid percent-encoding and how to encode`, async () => {
+        const res = await api(h.app).patch(path).expect(404);
+        expect(res.body).to.deep.equal({
+          message: `The route PATCH ${path} could not be found: its path is not valid percent-encoding. Encode text as UTF-8 before percent-encoding it (é is %C3%A9, not %E9), and a % of the text as %25.`,
+        });
+      });
+    }
+
     it('When a route is unknown and no token is sent, Then it is 404 (lookup runs before auth)', async () => {
       await api(h.app).post('/api/articles/nothing/here').expect(404);
     });

@@ -14,6 +14,23 @@ function shown(path: string): string {
   return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
+/** Whether every percent-escape of `path` is one, and the bytes they make UTF-8. */
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The 404 of a path no operation has, saying so when the path cannot be read at all. */
+function notFound(method: string, path: string): NotFoundError {
+  const message = `The route ${method} ${shown(path)} could not be found`;
+  if (decodable(path)) return new NotFoundError(`${message}.`);
+  return new NotFoundError(`${message}: its path is not valid percent-encoding. Encode text as UTF-8 before percent-encoding it (é is %C3%A9, not %E9), and a % of the text as %25.`);
+}
+
 /** The methods of a known path: its operations', HEAD where it has GET, and OPTIONS, answered on every known path. */
 function allowedMethods(methods: Iterable<string>): string[] {
   const allow = [...methods];
@@ -25,7 +42,7 @@ function allowedMethods(methods: Iterable<string>): string[] {
 export function operationLookup(router: OperationRouter): RequestHandler {
   return (req, res, next) => {
     const match = router.match(req.path);
-    if (!match) throw new NotFoundError(`The route ${req.method} ${shown(req.path)} could not be found.`);
+    if (!match) throw notFound(req.method, req.path);
     const op = match.methods.get(req.method === 'HEAD' ? 'GET' : req.method);
     if (!op) {
       const allow = allowedMethods(match.methods.keys());

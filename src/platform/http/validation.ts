@@ -13,6 +13,7 @@ import type { OpenApiDocument } from '../openapi/document.js';
 import { acceptReservedInQuery, type ParameterNode } from '../openapi/reserved-characters.js';
 import type { RequestWithOpenApi } from './request-context.js';
 import { nonDecimalIntegers } from './integer-parameters.js';
+import { undecodableParameters } from './query-encoding.js';
 import { repeatedParameters } from './repeated-parameters.js';
 import { unknownOrEmptyParameters } from './unknown-parameters.js';
 import { unpairedSurrogates } from './unpaired-surrogates.js';
@@ -129,7 +130,7 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
     if (refused) throw refused;
     readAbsentBodyAsEmpty(req);
     // Read before the validator coerces the parameters.
-    const problems = [...unknownOrEmptyParameters(req), ...repeatedParameters(req), ...nonDecimalIntegers(req), ...unpairedSurrogates(req.body)];
+    const problems = [...unknownOrEmptyParameters(req), ...undecodableParameters(req), ...repeatedParameters(req), ...nonDecimalIntegers(req), ...unpairedSurrogates(req.body)];
     return validate(req, res, (error?: unknown) => {
       if (problems.length > 0) return next(withProblems(error, problems));
       return error ? next(error) : next(infiniteParameter(req));
