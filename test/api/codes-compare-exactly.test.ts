@@ -93,4 +93,12 @@ describe('Codes and searches compare the same on both engines', () => {
     const kelvin = (await createArticle({ article_code: `\u212a-${tag}`, description: 'Kelvin' }).expect(201)).body.data;
     expect(await search(`k-${lowerTag}`)).to.deep.equal([kelvin.id]);
   });
+  it('When stored text holds capitals whose lower case MariaDB\'s column collation does not know (ẞ, Ⱥ, Georgian Ⴀ, Cherokee Ꭰ), Then the exact text and its lower case find it on both engines', async () => {
+    const tag = unique('S').toUpperCase();
+    const lowerTag = tag.toLowerCase();
+    const cup = (await createArticle({ article_code: `CUP-${tag}`, description: `GROẞE TASSE Ⱥ Ⴀ Ꭰ ${tag}` }).expect(201)).body.data;
+    const search = async (term: string) => ((await world.as('viewer').get(`/api/articles?search=${encodeURIComponent(term)}`).expect(200)).body.data as Array<{ id: number }>).map((a) => a.id);
+    for (const term of [`GROẞE TASSE Ⱥ Ⴀ Ꭰ ${tag}`, `große tasse ⱥ ⴀ ꭰ ${lowerTag}`, `ⱥ ⴀ ꭰ ${tag}`]) expect(await search(term), term).to.deep.equal([cup.id]);
+    expect(await search(`grosse tasse ⱥ ⴀ ꭰ ${lowerTag}`)).to.deep.equal([]);
+  });
 });

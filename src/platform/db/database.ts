@@ -9,6 +9,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { caseFold } from '../../kernel/text.js';
 import { markQueryError } from './driver-errors.js';
+import { learnTextFold, type TextFold } from './text-fold.js';
 
 export type Engine = 'sqlite' | 'mysql';
 
@@ -133,17 +134,25 @@ function causalReadsOnGalera(conn: CallbackConnection, done: (error: Error | nul
  * runs again, rather than in the bound's ETIMEDOUT (a 503, and the connection dropped while the
  * server still holds the transaction's locks).
  */
-function lockWaitsWithin(timeoutMs: number): (conn: CallbackConnection, done: (error: Error | null, conn: unknown) => void) => void {
+function lockWaitsWithin(timeoutMs: number, fold: TextFold): (conn: CallbackConnection, done: (error: Error | null, conn: unknown) => void) => void {
   const seconds = Math.max(1, Math.floor(timeoutMs / 2000));
+  const next = (conn: CallbackConnection, done: (error: Error | null, conn: unknown) => void): void => learnTextFold(fold, conn, () => causalReadsOnGalera(conn, done));
   return (conn, done) => {
-    if (timeoutMs <= 0) return causalReadsOnGalera(conn, done);
-    conn.query(`SET SESSION innodb_lock_wait_timeout = ${seconds}`, (error) => (error ? done(error, conn) : causalReadsOnGalera(conn, done)));
+    if (timeoutMs <= 0) return next(conn, done);
+    conn.query(`SET SESSION innodb_lock_wait_timeout = ${seconds}`, (error) => (error ? done(error, conn) : next(conn, done)));
   };
 }
 
-function mysqlConfig(url: string, poolMax: number, timeoutMs: number): Knex.Config {
+/** The text fold of a MySQL/MariaDB pool (text-fold.ts), kept on its config, where a query builder finds it. */
+export function textFoldOf(client: Knex.Client): TextFold | undefined {
+  return (client.config as { textFold?: TextFold }).textFold;
+}
+
+function mysqlConfig(url: string, poolMax: number, timeoutMs: number): Knex.Config & { textFold: TextFold } {
   const u = new URL(url);
+  const textFold: TextFold = { learned: false };
   return {
+    textFold,
     client: 'mysql2',
     connection: {
       host: u.hostname,
@@ -158,7 +167,7 @@ function mysqlConfig(url: string, poolMax: number, timeoutMs: number): Knex.Conf
       decimalNumbers: true,
       connectTimeout: 5000,
     },
-    pool: { min: 0, max: poolMax, afterCreate: lockWaitsWithin(timeoutMs) },
+    pool: { min: 0, max: poolMax, afterCreate: lockWaitsWithin(timeoutMs, textFold) },
     acquireConnectionTimeout: 10_000,
     // A failed statement's message starts with its SQL as written (placeholders), not with its values.
     compileSqlOnError: false,
