@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type { Test } from 'supertest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { api } from '../helpers/api.js';
-import { createWorld, type World } from '../helpers/factories.js';
+import { createWorld, unique, type World } from '../helpers/factories.js';
 
 const INVALID = 'The given data was invalid.';
 
@@ -90,6 +90,14 @@ describe('Request path: bodies', () => {
       device_name: ['The device_name field must be a string.'],
       password: ['The password field must be valid Unicode text: it holds half of a surrogate pair (a lone \\uD800-\\uDFFF escape).'],
     });
+  });
+
+  it('When text of the body holds NUL (a description, a barcode, a note of a line), Then it is a 422 on each, which SQLite would search only up to the NUL', async () => {
+    const nul = 'The {field} field must not hold the NUL character (\\u0000).';
+    const res = await world.as('operator').post('/api/articles').send({ article_code: unique('NUL-'), description: 'Widget\u0000 blue', um3pl: 'BUC', um3pl_barcode: '594\u0000B' }).expect(422);
+    expect(res.body.errors).to.deep.equal({ description: [nul.replace('{field}', 'description')], um3pl_barcode: [nul.replace('{field}', 'um3pl_barcode')] });
+    const tabs = await world.as('operator').post('/api/articles').send({ article_code: unique('TAB-'), description: 'Widget\tblue\nline two', um3pl: 'BUC' }).expect(201);
+    expect(tabs.body.data.description).to.equal('Widget\tblue\nline two');
   });
 
   it('When the JSON body is over 1 MiB, Then it answers 413 with the error body', async () => {

@@ -16,7 +16,7 @@ import { nonDecimalIntegers } from './integer-parameters.js';
 import { undecodableParameters } from './query-encoding.js';
 import { repeatedParameters } from './repeated-parameters.js';
 import { unknownOrEmptyParameters } from './unknown-parameters.js';
-import { unpairedSurrogates } from './unpaired-surrogates.js';
+import { unstorableText } from './unstorable-text.js';
 import type { ValidatorErrorItem } from './validation-errors.js';
 
 /**
@@ -130,7 +130,7 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
     if (refused) throw refused;
     readAbsentBodyAsEmpty(req);
     // Read before the validator coerces the parameters.
-    const problems = [...unknownOrEmptyParameters(req), ...undecodableParameters(req), ...repeatedParameters(req), ...nonDecimalIntegers(req), ...unpairedSurrogates(req.body)];
+    const problems = [...unknownOrEmptyParameters(req), ...undecodableParameters(req), ...repeatedParameters(req), ...nonDecimalIntegers(req), ...unstorableText(req.body)];
     return validate(req, res, (error?: unknown) => {
       if (problems.length > 0) return next(withProblems(error, problems));
       return error ? next(error) : next(infiniteParameter(req));
