@@ -17,3 +17,16 @@ export function hasControlCharacter(text: string): boolean {
 export function caseFold(text: string): string {
   return text.toLowerCase().replace(/i\u0307/g, 'i').replace(/ς/g, 'σ');
 }
+
+/** Characters a reader cannot see or tell apart in a message: controls, format (zero-width, bidi), separators other than the space. */
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/gu;
+
+/**
+ * Text a client sent, shown in a message: in double quotes, so a trailing space shows, with quotes
+ * and backslashes escaped and every character a reader cannot see as its \uXXXX escape
+ * (`"ACME-400\u200B"`: the zero-width space that made the code another).
+ */
+export function quoted(text: string): string {
+  const escaped = text.replace(/["\\]/g, (c) => `\\${c}`).replace(UNSEEN, (c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  return `"${escaped}"`;
+}

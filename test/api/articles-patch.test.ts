@@ -61,10 +61,12 @@ describe('PATCH /api/articles/by-code/{articleCode}', () => {
   });
 
   it('When the code is unknown in scope, Then it answers 404, even when the sibling or another provider has it', async () => {
-    await world.as('operator').patch(path('NO-SUCH-CODE')).send({ name: 'x' }).expect(404, { message: 'Article NO-SUCH-CODE was not found.' });
+    await world.as('operator').patch(path('NO-SUCH-CODE')).send({ name: 'x' }).expect(404, { message: 'Article "NO-SUCH-CODE" was not found.' });
+    await world.as('operator').patch(path(`${world.articles.client.code} `)).send({ name: 'x' }).expect(404, { message: `Article "${world.articles.client.code} " was not found.` });
+    await world.as('operator').patch(path(`${world.articles.client.code}\u200b`)).send({ name: 'x' }).expect(404, { message: `Article "${world.articles.client.code}\\u200B" was not found.` });
     for (const { id, code } of [world.articles.otherClient, other.articles.client]) {
       const before = await row(id);
-      await world.as('operator').patch(path(code)).send({ name: 'Hijacked' }).expect(404, { message: `Article ${code} was not found.` });
+      await world.as('operator').patch(path(code)).send({ name: 'Hijacked' }).expect(404, { message: `Article ${JSON.stringify(code)} was not found.` });
       expect(await row(id)).to.deep.equal(before);
     }
   });
@@ -104,7 +106,7 @@ describe('PATCH /api/articles/by-code/{articleCode}', () => {
     const { id, code } = await fresh();
     const before = await row(id);
     const res = await world.as('operator').patch(path(code)).send({ name: 'x', um3pl: 'PAL' }).expect(422);
-    expect(res.body.errors).to.deep.equal({ um3pl: ['The unit PAL is not in the unit catalogue. Known units: BUC, KG.'] });
+    expect(res.body.errors).to.deep.equal({ um3pl: ['The unit "PAL" is not in the unit catalogue. Known units: BUC, KG.'] });
     expect(await row(id)).to.deep.equal(before);
   });
 

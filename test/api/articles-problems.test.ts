@@ -11,7 +11,7 @@ import { makeArticle, type TestArticle } from '../fixtures/articles.js';
 import { eventsOf } from '../fixtures/probes.js';
 import { receiveStock } from '../fixtures/stock.js';
 
-const UNKNOWN_UNIT = 'The unit PALLET is not in the unit catalogue. Known units: BUC, KG.';
+const UNKNOWN_UNIT = 'The unit "PALLET" is not in the unit catalogue. Known units: BUC, KG.';
 const INTEGER_ONLY = 'The integer_only field is an alias of integer_only_um3pl_quantity and must not contradict it.';
 
 describe('One answer per article request', () => {

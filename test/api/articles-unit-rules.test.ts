@@ -100,7 +100,7 @@ describe('Unit rules under stock', () => {
     it('When the unit sent through an alias is not in the catalogue, Then the 422 is keyed by the alias', async () => {
       const a = await freshArticle(world, world.client.id, 'BUC', 'UNIT-');
       const res = await mdmPatch(a.code, { uom: 'LITRE' }).expect(422);
-      expect(res.body.errors).to.deep.equal({ uom: ['The unit LITRE is not in the unit catalogue. Known units: BUC, KG.'] });
+      expect(res.body.errors).to.deep.equal({ uom: ['The unit "LITRE" is not in the unit catalogue. Known units: BUC, KG.'] });
     });
   });
 

@@ -121,7 +121,7 @@ describe('PUT /api/articles/{id}', () => {
     const id = await fresh();
     const before = await row(id);
     const res = await world.as('operator').put(`/api/articles/${id}`).send({ description: 'Changed', um3pl: 'LTR' }).expect(422);
-    expect(res.body.errors).to.deep.equal({ um3pl: ['The unit LTR is not in the unit catalogue. Known units: BUC, KG.'] });
+    expect(res.body.errors).to.deep.equal({ um3pl: ['The unit "LTR" is not in the unit catalogue. Known units: BUC, KG.'] });
     expect(await row(id)).to.deep.equal(before);
   });
 

@@ -243,7 +243,7 @@ describe('POST /api/articles', () => {
   it("When um3pl is not in the provider's catalogue (even if another provider has it), Then it answers 422 listing the known units", async () => {
     for (const unit of ['LTR', 'PAL']) {
       const res = await world.as('operator').post('/api/articles').send({ article_code: unique('U-'), description: 'd', um3pl: unit }).expect(422);
-      expect(res.body.errors).to.deep.equal({ um3pl: [`The unit ${unit} is not in the unit catalogue. Known units: BUC, KG.`] });
+      expect(res.body.errors).to.deep.equal({ um3pl: [`The unit ${JSON.stringify(unit)} is not in the unit catalogue. Known units: BUC, KG.`] });
     }
   });
 

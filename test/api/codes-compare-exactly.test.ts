@@ -68,8 +68,10 @@ describe('Codes and searches compare the same on both engines', () => {
   it('When a unit code differs from the catalogue\'s by an accent or a trailing space, Then it is not that unit (422); by ASCII case only, it is', async () => {
     for (const um3pl of ['BÜC', 'BUC ', 'bùc']) {
       const res = await createArticle({ article_code: unique('UM-'), um3pl }).expect(422);
-      expect(res.body.errors, um3pl).to.deep.equal({ um3pl: [`The unit ${um3pl} is not in the unit catalogue. Known units: BUC, KG.`] });
+      expect(res.body.errors, um3pl).to.deep.equal({ um3pl: [`The unit ${JSON.stringify(um3pl)} is not in the unit catalogue. Known units: BUC, KG.`] });
     }
+    const hidden = await createArticle({ article_code: unique('UM-'), um3pl: 'BUC\u200b' }).expect(422);
+    expect(hidden.body.errors).to.deep.equal({ um3pl: ['The unit "BUC\\u200B" is not in the unit catalogue. Known units: BUC, KG.'] });
     expect((await createArticle({ article_code: unique('UM-'), um3pl: 'bUc' }).expect(201)).body.data.um3pl).to.equal('BUC');
   });
 

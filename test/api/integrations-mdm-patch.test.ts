@@ -94,7 +94,7 @@ describe('PATCH /api/integrations/mdm/articles/by-code/{articleCode}', () => {
     const before = await row(id);
     const res = await mdm().patch(path(code)).send({ unit: 'LTR' }).expect(422);
     expect(res.body.message).to.be.a('string');
-    expect(Object.values(res.body.errors as Record<string, string[]>).flat()).to.deep.equal(['The unit LTR is not in the unit catalogue. Known units: BUC, KG.']);
+    expect(Object.values(res.body.errors as Record<string, string[]>).flat()).to.deep.equal(['The unit "LTR" is not in the unit catalogue. Known units: BUC, KG.']);
     expect(await row(id)).to.deep.equal(before);
   });
 
@@ -116,10 +116,10 @@ describe('PATCH /api/integrations/mdm/articles/by-code/{articleCode}', () => {
   });
 
   it("When the code is unknown for the client, Then it answers 404, also for its sibling's or another provider's code", async () => {
-    await mdm().patch(path('NO-SUCH-CODE')).send({ title: 'x' }).expect(404, { message: 'Article NO-SUCH-CODE was not found.' });
+    await mdm().patch(path('NO-SUCH-CODE')).send({ title: 'x' }).expect(404, { message: 'Article "NO-SUCH-CODE" was not found.' });
     for (const { id, code } of [world.articles.otherClient, other.articles.client]) {
       const before = await row(id);
-      await mdm().patch(path(code)).send({ title: 'x' }).expect(404, { message: `Article ${code} was not found.` });
+      await mdm().patch(path(code)).send({ title: 'x' }).expect(404, { message: `Article ${JSON.stringify(code)} was not found.` });
       expect(await row(id)).to.deep.equal(before);
     }
   });

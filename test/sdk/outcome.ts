@@ -45,7 +45,7 @@ export async function expectErpIntegration(factory: ErpClientFactory, baseUrl: s
     message: 'The article_code has already been taken for this client.',
     articleCode: ['The article_code has already been taken for this client.'],
   });
-  expect(outcome.notFound).to.deep.equal({ status: 404, message: `Article NO-SUCH-${tag} was not found.` });
+  expect(outcome.notFound).to.deep.equal({ status: 404, message: `Article "NO-SUCH-${tag}" was not found.` });
 
   const moved = await movements(db, { company_id: world.client.id });
   expect(moved.map((m) => [m.delta, m.cause, m.stock_type])).to.deep.equal([

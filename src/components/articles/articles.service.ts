@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { changedFields } from '../../kernel/changes.js';
+import { quoted } from '../../kernel/text.js';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { codeTaken, type Paged } from '../../platform/db/queries.js';
@@ -27,7 +28,7 @@ type ArticlePatch = Schema<'ArticlePatch'>;
 
 const messages = {
   notFound: (id: number) => `Article ${id} was not found.`,
-  codeNotFound: (code: string) => `Article ${code} was not found.`,
+  codeNotFound: (code: string) => `Article ${quoted(code)} was not found.`,
   ambiguousCode: (code: string) => `Article ${code} exists for more than one client in scope; send X-Company-Id of the client.`,
   codeTaken: codeTakenMessage('article_code'),
   idTaken: idTakenMessage('id'),

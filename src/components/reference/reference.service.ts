@@ -1,5 +1,6 @@
 /** Reference data: companies, client companies, partners and warehouses, read only. */
 import type { PageRequest } from '../../kernel/paging.js';
+import { quoted } from '../../kernel/text.js';
 import type { Knex } from 'knex';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/db/queries.js';
@@ -97,7 +98,7 @@ function unitIn(units: readonly Unit[], code: string): Unit | undefined {
 
 function notInCatalogue(units: readonly Unit[], code: string, field: string): InputError {
   const known = units.map((unit) => unit.code).sort();
-  return InputError.field(field, `The unit ${code} is not in the unit catalogue. Known units: ${known.join(', ') || 'none'}.`);
+  return InputError.field(field, `The unit ${quoted(code)} is not in the unit catalogue. Known units: ${known.join(', ') || 'none'}.`);
 }
 
 /** The unit of the provider's catalogue with this code, or a 422 on `field` listing the known units. */
