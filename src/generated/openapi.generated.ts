@@ -5991,7 +5991,7 @@ export interface operations {
                 warehouse_id?: number;
                 /** @description One article id, or up to 100 separated by commas (`article_id=12,15,31`). */
                 article_id?: number[];
-                /** @description One article code, or up to 100 separated by commas (`article_code=ACME-TOM-400,ACME-CUC-1`). A comma always separates codes: a code that itself holds a comma is read with `article_id`. */
+                /** @description One article code, or up to 100 separated by commas (`article_code=ACME-TOM-400,ACME-CUC-1`). A comma always separates codes: a code that itself holds a comma is read with `article_id`. The request line and headers together must fit in 16 KB (else `431`, answered by the HTTP layer with no body): 100 codes of 64 ASCII characters do, but letters beyond ASCII take 6 to 12 characters each percent-encoded; send such codes in smaller lists, or by `article_id`. */
                 article_code?: string[];
                 stock_type?: components["schemas"]["StockType"];
                 /** @description Only rows of this lot (compared exactly). */
