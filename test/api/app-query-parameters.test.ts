@@ -141,6 +141,12 @@ describe('Request path: query and path parameters', () => {
       expect(created.body.data.client_3pl_id).to.equal(world.client.id);
     });
 
+    it('When X-Company-Id is sent twice, Then the 422 on the header says so', async () => {
+      const id = String(world.client.id);
+      const errors = { 'X-Company-Id': [`The X-Company-Id header was sent more than once (${id}, ${id}): send it once, with one company id.`] };
+      await world.as('operator', null).get('/api/companies').set('X-Company-Id', [id, id] as unknown as string).expect(422, { message: INVALID, errors });
+    });
+
     for (const company of ['0', '00', '+2', '2.0', '0x2']) {
       it(`When X-Company-Id is "${company}", Then it is still a 422 on the header`, async () => {
         const errors = { 'X-Company-Id': ['The X-Company-Id header must be a positive integer of at most 2147483647.'] };

@@ -17,8 +17,10 @@ const HEADER = 'X-Company-Id';
 function companyIdFrom(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const id = companyIdOf(raw);
-  if (id === undefined) throw new InputError({ [HEADER]: [`The ${HEADER} header must be a positive integer of at most 2147483647.`] });
-  return id;
+  if (id !== undefined) return id;
+  // Node joins a header sent more than once with ', '.
+  if (raw.includes(',')) throw new InputError({ [HEADER]: [`The ${HEADER} header was sent more than once (${raw.slice(0, 40)}): send it once, with one company id.`] });
+  throw new InputError({ [HEADER]: [`The ${HEADER} header must be a positive integer of at most 2147483647.`] });
 }
 
 function companyName(scope: CompanyScope): string {
