@@ -5,6 +5,7 @@ import { createScratchDatabase, type TestDatabase } from './helpers/database.js'
 import { migrateLatest, migrateTo, migrationSource, rollbackAll } from '../db/migrations/index.js';
 import * as build from '../db/seeds/builders.js';
 import { serviceRunEnd } from '../db/migrations/008_article_id_sequence.js';
+import { exactCollation, isMariaDb } from '../db/migrations/016_codes_compare_exactly.js';
 import { insertReturningId } from '../src/platform/db/database.js';
 import { hashPassword, verifyPassword } from '../src/components/auth/passwords.js';
 import { testEnv } from './helpers/test-env.js';
@@ -105,6 +106,67 @@ describe('Migrations', () => {
         const [rows] = (await db.raw("SELECT COUNT(*) AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME = 'utf8mb4_bin'")) as [Array<{ n: number }>];
         expect(Number(rows[0]!.n), 'padded binary columns left').to.equal(0);
       }
+    });
+  });
+
+  describe('018: warehouse, unit and partner codes compare exactly', () => {
+    let old: TestDatabase;
+
+    before(async () => {
+      old = await createScratchDatabase();
+      await migrateTo(old.db, '017_user_deactivation');
+    });
+
+    after(async () => {
+      await old?.close();
+    });
+
+    const codeCollations = async (db: Knex): Promise<string[]> => {
+      const [rows] = (await db.raw(
+        "SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLUMN_NAME = 'code' AND TABLE_NAME IN ('partners', 'units', 'warehouses') ORDER BY TABLE_NAME",
+      )) as [Array<{ c: string }>];
+      return rows.map((r) => r.c);
+    };
+
+    it('When codes differ by an accent or an emoji, Then after 018 they are two codes on both engines; rolling back refuses, naming them, until one of each is gone, then restores the collation', async () => {
+      const db = old.db;
+      const provider = await build.insertCompany(db, { name: 'P', type: 'provider' });
+      const client = await build.insertCompany(db, { name: 'C', type: 'client', provider_id: provider });
+      await build.insertWarehouse(db, { company_id: provider, code: 'WH-É1', name: 'W' });
+      const unit = (code: string) => build.insertUnit(db, { company_id: provider, code, name: code, integer_only: true });
+      await unit('K😀');
+      const before = testEnv.engine === 'mysql' ? await codeCollations(db) : [];
+
+      await migrateLatest(db);
+
+      await build.insertWarehouse(db, { company_id: provider, code: 'WH-E1', name: 'W' });
+      await unit('K😁');
+      await build.insertPartner(db, { company_id: client, type: 'supplier', name: 'S', code: 'SUP-É' });
+      await build.insertPartner(db, { company_id: client, type: 'supplier', name: 'S', code: 'SUP-E' });
+      await build.insertPartner(db, { company_id: client, type: 'supplier', name: 'No code' });
+      await build.insertPartner(db, { company_id: client, type: 'supplier', name: 'No code either' });
+      expect((await db('warehouses').where('code', 'WH-E1').select('code')).map((r) => r.code)).to.deep.equal(['WH-E1']);
+      expect((await db('units').where('code', 'K😀').select('code')).map((r) => r.code)).to.deep.equal(['K😀']);
+      const refused = await unit('K😁').then(() => false, () => true);
+      expect(refused, 'the same code twice is still refused').to.equal(true);
+      if (testEnv.engine === 'sqlite') return;
+
+      const exact = exactCollation(await isMariaDb(db));
+      expect(before).to.not.include(exact);
+      expect(await codeCollations(db)).to.deep.equal([exact, exact, exact]);
+      const refusal = await db.migrate.down({ migrationSource }).then(() => undefined, (error: Error) => error.message);
+      expect(refusal).to.contain(
+        `018_reference_codes_compare_exactly cannot be rolled back: the collation before it takes these codes for one (partners of company ${client}: SUP-É, SUP-E; units of company ${provider}: K😀, K😁; warehouses of company ${provider}: WH-É1, WH-E1); rename or remove one of each first.`,
+      );
+      expect(await codeCollations(db), 'nothing changed').to.deep.equal([exact, exact, exact]);
+
+      await db('warehouses').where('code', 'WH-E1').delete();
+      await db('units').where('code', 'K😁').delete();
+      await db('partners').where('code', 'SUP-E').delete();
+      await db.migrate.down({ migrationSource });
+      expect(await codeCollations(db)).to.deep.equal(before);
+      expect(await db('partners').whereNull('code').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 2);
+      await migrateLatest(db);
     });
   });
 

@@ -22,12 +22,12 @@ interface TextColumn {
   COLUMN_DEFAULT: string | null;
 }
 
-async function isMariaDb(knex: Knex): Promise<boolean> {
+export async function isMariaDb(knex: Knex): Promise<boolean> {
   const [rows] = (await knex.raw('SELECT VERSION() AS version')) as [Array<{ version: string }>];
   return /mariadb/i.test(rows[0]!.version);
 }
 
-const exactCollation = (mariadb: boolean): string => (mariadb ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin');
+export const exactCollation = (mariadb: boolean): string => (mariadb ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin');
 
 /** The text columns of this database with collation `from`. */
 async function columnsCollated(knex: Knex, from: string): Promise<TextColumn[]> {

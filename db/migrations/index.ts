@@ -20,6 +20,7 @@ import * as m014 from './014_lots.js';
 import * as m015 from './015_outbox_waiting_index.js';
 import * as m016 from './016_codes_compare_exactly.js';
 import * as m017 from './017_user_deactivation.js';
+import * as m018 from './018_reference_codes_compare_exactly.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -39,6 +40,7 @@ const migrations: Record<string, Knex.Migration> = {
   '015_outbox_waiting_index': m015,
   '016_codes_compare_exactly': m016,
   '017_user_deactivation': m017,
+  '018_reference_codes_compare_exactly': m018,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

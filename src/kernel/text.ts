@@ -30,3 +30,19 @@ export function quoted(text: string): string {
   const escaped = text.replace(/["\\]/g, (c) => `\\${c}`).replace(UNSEEN, (c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
   return `"${escaped}"`;
 }
+
+/**
+ * A code with its ASCII letters upper-cased and nothing else: the one rule by which warehouse,
+ * unit and partner codes are the same code. ASCII letters match in either case (`kg` is KG);
+ * every other character, accented letters, other scripts, emoji and spaces included, compares
+ * exactly (`É` is not `é` nor `E`). The same on both engines because it is made here, not by a
+ * database's collation.
+ */
+export function asciiUpper(code: string): string {
+  return code.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+}
+
+/** Whether two codes are the same code under asciiUpper. */
+export function sameCode(a: string, b: string): boolean {
+  return asciiUpper(a) === asciiUpper(b);
+}

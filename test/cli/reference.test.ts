@@ -19,7 +19,7 @@ describe('CLI create-warehouse', () => {
     expect(line).to.equal(`Created warehouse ${id} WH-BUC 'Bucharest North' of provider ${provider}.`);
     const { db } = await runDatabase();
     expect(await db('warehouses').where('id', id).first()).to.include({ company_id: provider, code: 'WH-BUC', address: 'Sos. Industriilor 10' });
-    await refused(['create-warehouse', '--provider', String(provider), '--code', 'wh-buc', '--name', 'Again'], `--code wh-buc: provider ${provider} already has a warehouse with this code.`);
+    await refused(['create-warehouse', '--provider', String(provider), '--code', 'wh-buc', '--name', 'Again'], `--code wh-buc: provider ${provider} already has the warehouse WH-BUC (warehouse codes ignore the case of ASCII letters).`);
     await refused(
       ['create-warehouse', '--provider', String(client), '--code', 'WH-X', '--name', 'X'],
       `--provider ${client}: company ${client} '${clientName}' is a client, not a provider; pass a provider id (\`list-companies\` lists them).`,
@@ -38,7 +38,7 @@ describe('CLI create-unit', () => {
     const { db } = await runDatabase();
     const units = await db('units').where('company_id', provider).orderBy('id');
     expect(units.map((u) => [u.code, Boolean(u.integer_only)])).to.deep.equal([['BUC', true], ['KG', false]]);
-    await refused(['create-unit', '--provider', String(provider), '--code', 'buc', '--name', 'Piece', '--whole-only', 'true'], `--code buc: provider ${provider} already has the unit buc (unit codes ignore case).`);
+    await refused(['create-unit', '--provider', String(provider), '--code', 'buc', '--name', 'Piece', '--whole-only', 'true'], `--code buc: provider ${provider} already has the unit BUC (unit codes ignore the case of ASCII letters).`);
     await refused(['create-unit', '--provider', String(provider), '--code', 'PAL', '--name', 'Pallet', '--whole-only', 'yes'], '--whole-only must be true or false (got "yes").');
     await refused(['create-unit', '--provider', String(provider), '--code', 'PAL', '--name', 'Pallet'], 'create-unit needs --whole-only true|false (true: quantities in this unit are whole numbers).');
     await refused(['create-unit', '--provider', String(provider), '--code', 'X'.repeat(17), '--name', 'Long', '--whole-only', 'true'], '--code must be at most 16 characters (got 17).');
@@ -77,8 +77,49 @@ describe('CLI create-partner', () => {
     await refused(['create-partner', '--client', String(client), '--type', 'customer', '--name', 'X'], '--type must be one of supplier, client (got "customer").');
     await refused(['create-partner', '--client', String(client), '--type', 'client', '--name', 'X', '--email', 'not-an-email'], '--email must be an email address (got "not-an-email").');
     await ok('create-partner', '--client', String(client), '--type', 'client', '--name', 'First', '--code', 'CLI-1');
-    await refused(['create-partner', '--client', String(client), '--type', 'supplier', '--name', 'Second', '--code', 'cli-1'], `--code cli-1: client ${client} already has a partner with this code.`);
+    await refused(['create-partner', '--client', String(client), '--type', 'supplier', '--name', 'Second', '--code', 'cli-1'], `--code cli-1: client ${client} already has the partner CLI-1 (partner codes ignore the case of ASCII letters).`);
     // Another client may use the same code.
     await ok('create-partner', '--client', String(other.client), '--type', 'client', '--name', 'First', '--code', 'CLI-1');
+  });
+});
+
+describe('CLI codes: ASCII letters in either case, every other character exactly, on both engines', () => {
+  const codesOf = async (table: string, companyId: number) => (await (await runDatabase()).db(table).where('company_id', companyId).orderBy('id')).map((r) => r.code);
+
+  it('When warehouse codes differ by an accented letter or its case, Then each is a warehouse of its own', async () => {
+    const { provider } = await providerWithClient();
+    for (const code of ['WH-É1', 'wh-é1', 'WH-E1']) await ok('create-warehouse', '--provider', String(provider), '--code', code, '--name', code);
+    expect(await codesOf('warehouses', provider)).to.deep.equal(['WH-É1', 'wh-é1', 'WH-E1']);
+    await refused(
+      ['create-warehouse', '--provider', String(provider), '--code', 'wh-É1', '--name', 'Again'],
+      `--code wh-É1: provider ${provider} already has the warehouse WH-É1 (warehouse codes ignore the case of ASCII letters).`,
+    );
+  });
+
+  it('When unit codes differ by an emoji, Then each is a unit of its own; a code differing only in the case of ASCII letters is refused, naming the unit there', async () => {
+    const { provider } = await providerWithClient();
+    await ok('create-unit', '--provider', String(provider), '--code', 'K😀', '--name', 'Grin', '--whole-only', 'true');
+    await ok('create-unit', '--provider', String(provider), '--code', 'K😁', '--name', 'Beam', '--whole-only', 'true');
+    await ok('create-unit', '--provider', String(provider), '--code', 'KG', '--name', 'Kilogram', '--whole-only', 'false');
+    expect(await codesOf('units', provider)).to.deep.equal(['K😀', 'K😁', 'KG']);
+    await refused(
+      ['create-unit', '--provider', String(provider), '--code', 'kg', '--name', 'Kilogram', '--whole-only', 'false'],
+      `--code kg: provider ${provider} already has the unit KG (unit codes ignore the case of ASCII letters).`,
+    );
+    await refused(
+      ['create-unit', '--provider', String(provider), '--code', 'k😁', '--name', 'Beam', '--whole-only', 'true'],
+      `--code k😁: provider ${provider} already has the unit K😁 (unit codes ignore the case of ASCII letters).`,
+    );
+  });
+
+  it('When a partner code differs only in the case of ASCII letters, Then it is refused, naming the partner code there; by an accent it is a partner of its own', async () => {
+    const { client } = await providerWithClient();
+    await ok('create-partner', '--client', String(client), '--type', 'supplier', '--name', 'Ferma', '--code', 'Ferma-Ș1');
+    await refused(
+      ['create-partner', '--client', String(client), '--type', 'supplier', '--name', 'Again', '--code', 'FERMA-Ș1'],
+      `--code FERMA-Ș1: client ${client} already has the partner Ferma-Ș1 (partner codes ignore the case of ASCII letters).`,
+    );
+    await ok('create-partner', '--client', String(client), '--type', 'supplier', '--name', 'Ferma S', '--code', 'Ferma-S1');
+    expect(await codesOf('partners', client)).to.deep.equal(['Ferma-Ș1', 'Ferma-S1']);
   });
 });

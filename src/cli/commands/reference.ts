@@ -1,10 +1,28 @@
 /** Reference data: the provider's warehouses and unit catalogue, and the partners of a client. */
+import type { Knex } from 'knex';
 import { UsageError } from '../args.js';
-import { idByCode, insertPartner, insertUnit, insertWarehouse } from '../../components/reference/reference.repository.js';
+import { codesOf, insertPartner, insertUnit, insertWarehouse } from '../../components/reference/reference.repository.js';
+import { sameCode } from '../../kernel/text.js';
 import { defineCommand } from '../command.js';
 import { requireClient, requireProvider, unlessTaken } from '../lookups.js';
 
 const provider = { kind: 'id', required: true, help: 'the provider company id' } as const;
+
+const KINDS = { warehouses: 'warehouse', units: 'unit', partners: 'partner' } as const;
+
+/**
+ * Refuses `code` when the company already has it by sameCode (ASCII letters in either case, every
+ * other character exactly, on both engines), naming the code it has. Answers the refusal of a
+ * twin written since the check (for unlessTaken): the unique key compares exactly, so that twin
+ * is `code` itself.
+ */
+async function refuseTakenCode(db: Knex, table: keyof typeof KINDS, owner: { kind: 'provider' | 'client'; id: number }, code: string): Promise<string> {
+  const kind = KINDS[table];
+  const taken = (existing: string) => `--code ${code}: ${owner.kind} ${owner.id} already has the ${kind} ${existing} (${kind} codes ignore the case of ASCII letters).`;
+  const existing = (await codesOf(db, table, owner.id)).find((other) => sameCode(other, code));
+  if (existing !== undefined) throw new UsageError(taken(existing));
+  return taken(code);
+}
 
 export const createWarehouse = defineCommand({
   name: 'create-warehouse',
@@ -17,8 +35,7 @@ export const createWarehouse = defineCommand({
   },
   async run(db, o, out) {
     const company = await requireProvider(db, o.provider);
-    const taken = `--code ${o.code}: provider ${company.id} already has a warehouse with this code.`;
-    if (await idByCode(db, 'warehouses', company.id, o.code)) throw new UsageError(taken);
+    const taken = await refuseTakenCode(db, 'warehouses', { kind: 'provider', id: company.id }, o.code);
     const id = await unlessTaken(
       () => insertWarehouse(db, { company_id: company.id, code: o.code, name: o.name, address: o.address ?? null }),
       taken,
@@ -38,8 +55,7 @@ export const createUnit = defineCommand({
   },
   async run(db, o, out) {
     const company = await requireProvider(db, o.provider);
-    const taken = `--code ${o.code}: provider ${company.id} already has the unit ${o.code} (unit codes ignore case).`;
-    if (await idByCode(db, 'units', company.id, o.code)) throw new UsageError(taken);
+    const taken = await refuseTakenCode(db, 'units', { kind: 'provider', id: company.id }, o.code);
     const id = await unlessTaken(
       () => insertUnit(db, { company_id: company.id, code: o.code, name: o.name, integer_only: o.wholeOnly }),
       taken,
@@ -67,8 +83,7 @@ export const createPartner = defineCommand({
     if (o.provider !== undefined && client.provider_id !== o.provider) {
       throw new UsageError(`--client ${client.id}: client '${client.name}' belongs to provider ${client.provider_id}, not to provider ${o.provider}.`);
     }
-    const taken = `--code ${o.code}: client ${client.id} already has a partner with this code.`;
-    if (o.code !== undefined && (await idByCode(db, 'partners', client.id, o.code))) throw new UsageError(taken);
+    const taken = o.code === undefined ? '' : await refuseTakenCode(db, 'partners', { kind: 'client', id: client.id }, o.code);
     const id = await unlessTaken(
       () =>
         insertPartner(db, {

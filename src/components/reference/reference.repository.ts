@@ -128,8 +128,12 @@ export function insertUnit(db: Knex, row: { company_id: number; code: string; na
   return insertReturningId(db, 'units', { ...row, ...stamps() });
 }
 
-/** The id of the row of `table` of the company with this code (codes compare case-insensitively on both engines). */
-export async function idByCode(tx: Knex, table: 'warehouses' | 'partners' | 'units', companyId: number, code: string): Promise<number | undefined> {
-  const row = await tx(table).select('id').where('company_id', companyId).whereRaw('upper(code) = ?', [code.toUpperCase()]).first();
-  return row ? Number(row.id) : undefined;
+/**
+ * The codes of the company's rows of `table` (partners without a code left out), as stored. The
+ * operator CLI compares them with a new code by sameCode (kernel/text.ts), the same on both
+ * engines; the database's unique key of (company_id, code) compares exactly (migration 018).
+ */
+export async function codesOf(tx: Knex, table: 'warehouses' | 'partners' | 'units', companyId: number): Promise<string[]> {
+  const rows: Array<{ code: string }> = await tx(table).select('code').where('company_id', companyId).whereNotNull('code').orderBy('id');
+  return rows.map((r) => r.code);
 }

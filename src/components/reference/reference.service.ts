@@ -2,6 +2,7 @@
 import type { PageRequest } from '../../kernel/paging.js';
 import { quoted } from '../../kernel/text.js';
 import type { Knex } from 'knex';
+import { sameCode } from '../../kernel/text.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/db/queries.js';
 import type { Problems } from '../../platform/problems.js';
@@ -84,16 +85,12 @@ function notFound(message: string): never {
 export type Unit = repository.UnitRow;
 
 /**
- * ASCII letters upper-cased and nothing else. A unit code matches the catalogue's with its ASCII
- * letters in either case (`kg` is KG) and every other character exactly, on both engines: the
- * lookup is made here, not by the database, whose MySQL/MariaDB collation also took `BÜC` and
- * `BUC ` for BUC.
+ * A unit code matches the catalogue's by sameCode (kernel/text.ts): its ASCII letters in either
+ * case (`kg` is KG) and every other character exactly, on both engines. The lookup is made here,
+ * not by the database.
  */
-const asciiUpper = (code: string): string => code.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
-
 function unitIn(units: readonly Unit[], code: string): Unit | undefined {
-  const wanted = asciiUpper(code);
-  return units.find((unit) => asciiUpper(unit.code) === wanted);
+  return units.find((unit) => sameCode(unit.code, code));
 }
 
 function notInCatalogue(units: readonly Unit[], code: string, field: string): InputError {
