@@ -1932,7 +1932,7 @@ export interface components {
              */
             article_id: number;
             /**
-             * @description The unit of the line; it must be the article's `um3pl`.
+             * @description The unit of the line; it must be the article's `um3pl`, its ASCII letters in either case (`buc` is `BUC`; every other character as the article has it).
              * @example BUC
              */
             um3pl: string;

@@ -2,10 +2,11 @@
  * Text compares the same on both engines. Codes, lots and references are exact: MySQL/MariaDB's
  * padded binary collation took 'TS-CODE ' for 'TS-CODE' (migration 016). Unit codes match with
  * their ASCII letters in either case and nothing else (MariaDB's collation also took `BÜC` for
- * BUC). A search ignores case, Unicode's included, and nothing else (SQLite folded ASCII only,
+ * BUC), in the catalogue and on document lines alike. A search ignores case, Unicode's included, and nothing else (SQLite folded ASCII only,
  * MariaDB's collation also ignored accents and took every emoji for every other).
  */
 import { expect } from 'chai';
+import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { receiveLots, trackedArticle } from '../fixtures/lots.js';
@@ -73,6 +74,27 @@ describe('Codes and searches compare the same on both engines', () => {
     const hidden = await createArticle({ article_code: unique('UM-'), um3pl: 'BUC\u200b' }).expect(422);
     expect(hidden.body.errors).to.deep.equal({ um3pl: ['The unit "BUC\\u200B" is not in the unit catalogue. Known units: BUC, KG.'] });
     expect((await createArticle({ article_code: unique('UM-'), um3pl: 'bUc' }).expect(201)).body.data.um3pl).to.equal('BUC');
+  });
+
+  it('When the catalogue has BüC (decimals) and BÜC (whole), Then each unit keeps its own whole-number rule on document lines, and a line names its article\'s unit by the same rule', async () => {
+    const other = await createWorld(h.app, h.db);
+    await build.insertUnit(h.db, { company_id: other.provider.id, code: 'BüC', name: 'Decimal piece', integer_only: false });
+    await build.insertUnit(h.db, { company_id: other.provider.id, code: 'BÜC', name: 'Whole piece', integer_only: true });
+    const article = async (um3pl: string) => (await other.as('operator').post('/api/articles').send({ article_code: unique('UM-'), description: um3pl, um3pl }).expect(201)).body.data as { id: number; um3pl: string };
+    const [decimal, whole] = [await article('BüC'), await article('BÜC')];
+    expect([decimal.um3pl, whole.um3pl]).to.deep.equal(['BüC', 'BÜC']);
+    const order = (items: Array<Record<string, unknown>>) => other.as('operator').post('/api/purchase-orders').send({ partner_id: other.partners.supplier, internal_code: unique('PO-UM-'), items });
+    await order([{ article_id: decimal.id, um3pl: 'BüC', quantity_um3pl: 1.5 }, { article_id: whole.id, um3pl: 'bÜc', quantity_um3pl: 2 }]).expect(201);
+    const refused = await order([
+      { article_id: whole.id, um3pl: 'BÜC', quantity_um3pl: 1.5 },
+      { article_id: decimal.id, um3pl: 'BÜC', quantity_um3pl: 1 },
+      { article_id: whole.id, um3pl: 'BüC', quantity_um3pl: 1 },
+    ]).expect(422);
+    expect(refused.body.errors).to.deep.equal({
+      'items.0.quantity_um3pl': ['The quantity must be a whole number: unit BÜC is counted in whole units.'],
+      'items.1.um3pl': ["The unit must be the article's unit, BüC."],
+      'items.2.um3pl': ["The unit must be the article's unit, BÜC."],
+    });
   });
 
   it('When a search has letters beyond ASCII, Then case is ignored and accents are not; one emoji does not find another', async () => {

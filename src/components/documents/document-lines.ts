@@ -11,6 +11,7 @@
  */
 import type { Knex } from 'knex';
 import { parseQuantity, wholeNumberViolation, type ParsedQuantity } from '../../kernel/quantity.js';
+import { asciiUpper, sameCode } from '../../kernel/text.js';
 import type { Problems } from '../../platform/problems.js';
 import { unitFlags } from '../reference/reference.service.js';
 import { lineLot, tracksLots, type LotInputFields } from './document-lots.js';
@@ -52,7 +53,7 @@ export function lineQuantity(value: unknown, rule: QuantityRule, parse: (value: 
   if (!parsed.ok) return parsed;
   const violation = wholeNumberViolation(parsed.thousandths, {
     unit: rule.unit,
-    unitWholeOnly: rule.units.get(rule.unit.toUpperCase()) ?? false,
+    unitWholeOnly: rule.units.get(asciiUpper(rule.unit)) ?? false,
     articleCode: rule.articleCode,
     articleWholeOnly: rule.articleWholeOnly,
   });
@@ -139,7 +140,7 @@ export async function resolveLines(tx: Knex, context: LineContext, lines: readon
     const article = articles.get(line.article_id);
     if (!article) return problem('article_id', context.clientId === undefined ? messages.notInScope(line.article_id) : messages.notOfClient(line.article_id));
     if (!article.active && !options.kept?.has(article.id)) return problem('article_id', messages.inactive(article.article_code));
-    if (line.um3pl.toUpperCase() !== article.um3pl.toUpperCase()) return problem('um3pl', messages.unit(article.um3pl));
+    if (!sameCode(line.um3pl, article.um3pl)) return problem('um3pl', messages.unit(article.um3pl));
     const source = options.quantity?.(line, i) ?? { field: 'quantity_um3pl', value: line.quantity_um3pl, parse: parseQuantity };
     const rule = { unit: article.um3pl, articleCode: article.article_code, articleWholeOnly: Boolean(article.integer_only_um3pl_quantity), units };
     const quantity = lineQuantity(source.value, rule, source.parse);

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
+import { asciiUpper } from '../../kernel/text.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import { insertReturningId } from '../../platform/db/database.js';
 import { afterId, paged, whereContains, type Paged } from '../../platform/db/queries.js';
@@ -102,10 +103,10 @@ export async function listUnits(tx: Knex, providerId: number): Promise<UnitRow[]
   return rows.map((r) => ({ code: r.code, integer_only: Boolean(r.integer_only) }));
 }
 
-/** The provider's units: code (upper case) -> whole-number flag. */
+/** The provider's units: code (asciiUpper, kernel/text.ts) -> whole-number flag. */
 export async function unitFlags(tx: Knex, providerId: number): Promise<Map<string, boolean>> {
   const rows: Array<{ code: string; integer_only: boolean | number }> = await tx('units').select('code', 'integer_only').where('company_id', providerId);
-  return new Map(rows.map((r) => [r.code.toUpperCase(), Boolean(r.integer_only)]));
+  return new Map(rows.map((r) => [asciiUpper(r.code), Boolean(r.integer_only)]));
 }
 
 function stamps(): { created_at: string; updated_at: string } {

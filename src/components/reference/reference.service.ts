@@ -121,7 +121,7 @@ export async function unitLookup(db: Knex, providerId: number): Promise<UnitLook
   };
 }
 
-/** The provider's unit catalogue as the whole-number rule reads it: code (upper case) -> whole units only. */
+/** The provider's unit catalogue as the whole-number rule reads it: code (asciiUpper) -> whole units only. */
 export function unitFlags(db: Knex, providerId: number): Promise<Map<string, boolean>> {
   return repository.unitFlags(db, providerId);
 }
