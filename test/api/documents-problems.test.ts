@@ -134,7 +134,7 @@ describe('One answer per document request', () => {
       errors: {
         internal_code: ['The internal_code has already been taken for this client.'],
         'items.1.id': [`Line ${other.items[0]!.id} is not a line of reception ${reception.id}.`],
-        'items.0.quantity_um3pl': ['Correcting this line to 4 would receive more than its purchase-order line ordered.'],
+        'items.0.quantity_um3pl': ['Correcting this line to 4 would receive 5 of the 4 ordered on its purchase-order line (1 received by other receptions): correct it to at most 3.'],
       },
     });
     expect(await inboundState(h.db, world.client.id)).to.deep.equal(before);

@@ -207,7 +207,7 @@ describe('PUT /api/receptions/{id}', () => {
     it('When the corrections together would receive more than the order line ordered, Then 422 on the raised line, whatever the order, and nothing changes', async () => {
       const { reception } = await twoLotsOfOneLine();
       const [a, b] = [lineOf(reception, 'A'), lineOf(reception, 'B')];
-      const message = 'Correcting this line to 0.5 would receive more than its purchase-order line ordered.';
+      const message = "Correcting this line to 0.5 would receive 1.05 of the 1 ordered on its purchase-order line (0 received by other receptions, 0.55 by this reception's other lines of it): correct it to at most 0.45.";
       for (const [items, field] of [
         [[{ id: b, quantity_um3pl: 0.55 }, { id: a, quantity_um3pl: 0.5 }], 'items.1.quantity_um3pl'],
         [[{ id: a, quantity_um3pl: 0.5 }, { id: b, quantity_um3pl: 0.55 }], 'items.0.quantity_um3pl'],

@@ -127,15 +127,26 @@ describe('PUT /api/receptions/{id}', () => {
   it('When a raise would receive more than ordered, Then it answers 422 on items.N.quantity_um3pl and nothing changes', async () => {
     const { reception } = await received(10, 7.5);
     await refused(reception.id, { notes: 'Not saved', items: [{ id: reception.items[1]!.id, quantity_um3pl: 7.501 }] }, {
-      'items.0.quantity_um3pl': ['Correcting this line to 7.501 would receive more than its purchase-order line ordered.'],
+      'items.0.quantity_um3pl': ['Correcting this line to 7.501 would receive 7.501 of the 7.5 ordered on its purchase-order line (0 received by other receptions): correct it to at most 7.5.'],
     });
+  });
+
+  it('When other receptions received part of the line, Then a raise past it names what they received and the most this line may take', async () => {
+    const { po, reception } = await received(3, 1);
+    await receive(world.as('operator'), po.id, world.warehouses[1]!, [[po.items[0]!.id, 2]]);
+    await receive(world.as('operator'), po.id, wh1, [[po.items[0]!.id, 4]]);
+    await refused(reception.id, { items: [{ id: reception.items[0]!.id, quantity_um3pl: 5 }] }, {
+      'items.0.quantity_um3pl': ['Correcting this line to 5 would receive 11 of the 10 ordered on its purchase-order line (6 received by other receptions): correct it to at most 4.'],
+    });
+    await put(reception.id, { items: [{ id: reception.items[0]!.id, quantity_um3pl: 4 }] }).expect(200);
+    expect((await orderNow(po.id)).items[0]!.received_quantity_um3pl).to.equal(10);
   });
 
   it('When another reception already took the rest of the line, Then raising this one is a 422 too', async () => {
     const { po, reception } = await received(6, 1);
     await receive(world.as('operator'), po.id, world.warehouses[1]!, [[po.items[0]!.id, 4]]);
     await refused(reception.id, { items: [{ id: reception.items[1]!.id, quantity_um3pl: 2 }, { id: reception.items[0]!.id, quantity_um3pl: 7 }] }, {
-      'items.1.quantity_um3pl': ['Correcting this line to 7 would receive more than its purchase-order line ordered.'],
+      'items.1.quantity_um3pl': ['Correcting this line to 7 would receive 11 of the 10 ordered on its purchase-order line (4 received by other receptions): correct it to at most 6.'],
     });
   });
 

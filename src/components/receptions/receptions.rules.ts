@@ -33,6 +33,35 @@ export function receivedChanges(corrections: readonly Correction[]): ReceivedCha
   return [...byLine.values()].filter((change) => change.delta !== 0).sort((a, b) => a.poItemId - b.poItemId);
 }
 
+/** Why a raise of an order line was refused, in thousandths: what its message names. */
+export interface OverOrder {
+  correction: Correction;
+  /** What the order line would have received with every correction of the request. */
+  wouldReceive: number;
+  ordered: number;
+  /** What other receptions received of the order line. */
+  byOtherReceptions: number;
+  /** What this reception's other lines of the order line hold after the request. */
+  byOtherLines: number;
+  /** The most this line may be corrected to, the other lines as the request leaves them. */
+  atMost: number;
+}
+
+/**
+ * The refused raises of an order line whose received quantity could not move by `change.delta`,
+ * from the order line (its ordered and received quantities) and what this reception's lines of
+ * it held before the request (`held`), both as read under the order's lock.
+ */
+export function overOrders(change: ReceivedChange, orderLine: { quantity: number; received_quantity: number }, held: number): OverOrder[] {
+  const wouldReceive = orderLine.received_quantity + change.delta;
+  const byOtherReceptions = orderLine.received_quantity - held;
+  return change.raised.map((correction) => {
+    const byOtherLines = held + change.delta - correction.to;
+    const atMost = Math.max(0, orderLine.quantity - byOtherReceptions - byOtherLines);
+    return { correction, wouldReceive, ordered: orderLine.quantity, byOtherReceptions, byOtherLines, atMost };
+  });
+}
+
 /**
  * The corrections with raises before lowerings: two lines of one balance (one article and lot)
  * moved in opposite directions take the stock they give back, and a lowering is refused only when

@@ -23,6 +23,7 @@ import { checkWarehouse } from '../reference/reference.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { LotFlags, Reception, ReceptionResource } from './receptions.repository.js';
+import type { OverOrder } from './receptions.rules.js';
 
 export const messages = {
   notFound: (id: number) => `Reception ${id} was not found.`,
@@ -34,7 +35,10 @@ export const messages = {
     `Receiving ${qty} would exceed the ${remaining} remaining on this line (${ordered} ordered).`,
   notThisReception: (itemId: number, id: number) => `Line ${itemId} is not a line of reception ${id}.`,
   codeTaken: codeTakenMessage('internal_code'),
-  overOrdered: (quantity: number) => `Correcting this line to ${toQuantity(quantity)} would receive more than its purchase-order line ordered.`,
+  overOrdered: (over: OverOrder) =>
+    `Correcting this line to ${toQuantity(over.correction.to)} would receive ${toQuantity(over.wouldReceive)} of the ${toQuantity(over.ordered)} ordered on its purchase-order line ` +
+    `(${toQuantity(over.byOtherReceptions)} received by other receptions${over.byOtherLines > 0 ? `, ${toQuantity(over.byOtherLines)} by this reception's other lines of it` : ''}): ` +
+    `correct it to at most ${toQuantity(over.atMost)}.`,
 };
 
 /** Runs `work` as a document write (documents/document-writes.ts) answering the reception as it now is. */

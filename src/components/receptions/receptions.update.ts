@@ -13,13 +13,13 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
 import { lineQuantity, quantityRules } from '../documents/document-lines.js';
 import { codeTaken } from '../../platform/db/queries.js';
-import { lockPurchaseOrder, moveReceived, refreshAfterReceipt } from '../purchase-orders/purchase-orders.service.js';
+import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
 import { tracksLots } from '../documents/document-lots.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
 import { messages, requireReception, writeReception } from './receptions.service.js';
-import { type Correction, raisesFirst, receivedChanges } from './receptions.rules.js';
+import { type Correction, overOrders, raisesFirst, receivedChanges } from './receptions.rules.js';
 
 /**
  * The purchase order is locked first (receptions and corrections of one order queue up), then the
@@ -54,11 +54,16 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       corrections.push({ index: i, item, poItemId: item.po_item_id, from: item.quantity, to: quantity.thousandths });
     });
     // Each order line's limit is judged on the request's result: one conditional move per line.
-    for (const { poItemId, delta, raised } of receivedChanges(corrections)) {
-      if (await moveReceived(tx, reception.purchase_order_id, poItemId, delta)) continue;
+    let order: Order | undefined;
+    for (const change of receivedChanges(corrections)) {
+      if (await moveReceived(tx, reception.purchase_order_id, change.poItemId, change.delta)) continue;
       // A lowering never fails: the line received at least what this reception's lines hold.
-      if (raised.length === 0) throw new Error(`Order line ${poItemId} received less than reception ${id} holds of it`);
-      for (const c of raised) problems.add(`items.${c.index}.quantity_um3pl`, messages.overOrdered(c.to));
+      if (change.raised.length === 0) throw new Error(`Order line ${change.poItemId} received less than reception ${id} holds of it`);
+      // What the refusal names, read under the order's lock like the reception (every writer of received quantities takes it): the move above still decides.
+      order ??= await requireOrder(tx, ctx.scope, reception.purchase_order_id);
+      const orderLine = order.items.find((i) => i.id === change.poItemId)!;
+      const held = reception.items.filter((i) => i.po_item_id === change.poItemId).reduce((sum, i) => sum + i.quantity, 0);
+      for (const over of overOrders(change, orderLine, held)) problems.add(`items.${over.correction.index}.quantity_um3pl`, messages.overOrdered(over));
     }
     let moved = false;
     for (const { line: { index, item, from, to } } of inLockOrder(raisesFirst(corrections), (c) => ({ articleId: c.item.article_id }))) {
