@@ -21,13 +21,16 @@ export function envelopeName(type: string): string {
   return `${type.split(/[._]/).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}Event`;
 }
 
+const EVENT_ID_DESCRIPTION =
+  'The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.';
+
 function envelope(type: string, entry: EventEntry): Json {
   return {
     type: 'object',
     description: `\`${type}\`: ${entry.description} Sent while the client's \`${entry.module}\` module is on.`,
     required: ['id', 'type', 'timestamp', 'company_id', 'data'],
     properties: {
-      id: { type: 'string', description: 'The event id, the same on every retry (sent as `webhook-id`).', example: 'evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A' },
+      id: { type: 'string', description: EVENT_ID_DESCRIPTION, example: 'evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A' },
       type: { type: 'string', enum: [type] },
       timestamp: ref('Timestamp'),
       company_id: { type: 'integer', format: 'int32', description: 'The client company that owns the data.', example: 2 },

@@ -3745,7 +3745,7 @@ export interface components {
         /** @description `article.created`: An article was created (`POST /api/articles`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
         ArticleCreatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3766,7 +3766,7 @@ export interface components {
         /** @description `article.updated`: An article changed (`PUT /api/articles/{id}`, `PATCH /api/articles/by-code/{articleCode}`, the bulk upsert, or the master-data integration). Sent while the client's `articles` module is on. */
         ArticleUpdatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3787,7 +3787,7 @@ export interface components {
         /** @description `purchase_order.created`: A purchase order was created. Sent while the client's `inbound` module is on. */
         PurchaseOrderCreatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3808,7 +3808,7 @@ export interface components {
         /** @description `purchase_order.updated`: A purchase order changed (an update, a cancellation, a short-close, or its received quantities after a reception). Sent while the client's `inbound` module is on. */
         PurchaseOrderUpdatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3829,7 +3829,7 @@ export interface components {
         /** @description `reception.created`: A reception was recorded against a purchase order. Sent while the client's `inbound` module is on. */
         ReceptionCreatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3850,7 +3850,7 @@ export interface components {
         /** @description `reception.updated`: A reception was corrected. Sent while the client's `inbound` module is on. */
         ReceptionUpdatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3871,7 +3871,7 @@ export interface components {
         /** @description `sales_order.created`: A sales order was created. Sent while the client's `outbound` module is on. */
         SalesOrderCreatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3892,7 +3892,7 @@ export interface components {
         /** @description `sales_order.updated`: A sales order changed. Sent while the client's `outbound` module is on. */
         SalesOrderUpdatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3913,7 +3913,7 @@ export interface components {
         /** @description `sales_order.status_changed`: A sales order moved to another status. Sent while the client's `outbound` module is on. */
         SalesOrderStatusChangedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3934,7 +3934,7 @@ export interface components {
         /** @description `shipment.created`: A sales order shipped, in part or in full (`POST /api/sales-orders/{id}/shipments`, or the move to `delivered`, which ships what was left as one shipment). Sent while the client's `outbound` module is on. */
         ShipmentCreatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3955,7 +3955,7 @@ export interface components {
         /** @description `return.created`: A return was recorded. Sent while the client's `returns` module is on. */
         ReturnCreatedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3976,7 +3976,7 @@ export interface components {
         /** @description `stock.changed`: A stock balance changed (on hand or reserved), with what changed it. Sent while the client's `stock` module is on. */
         StockChangedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -3997,7 +3997,7 @@ export interface components {
         /** @description `stock.adjusted`: Stock was adjusted (`POST /api/stock/adjustments`, a signed change or a count); each balance it changed also records `stock.changed` with cause `adjustment`. Sent while the client's `stock` module is on. */
         StockAdjustedEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
@@ -4018,7 +4018,7 @@ export interface components {
         /** @description `stock.transferred`: Stock moved between stock types or warehouses (`POST /api/stock/transfers`); each balance it changed also records `stock.changed` with cause `transfer`. Sent while the client's `stock` module is on. */
         StockTransferredEvent: {
             /**
-             * @description The event id, the same on every retry (sent as `webhook-id`).
+             * @description The event id, the same on every retry (sent as `webhook-id`). Events of one resource with the same `timestamp` (one write) are ordered by their ids: compared as strings, the greater is the later.
              * @example evt_01JD2Z6Q8C3V5N7P9R1T3W5Y7A
              */
             id: string;
