@@ -498,6 +498,16 @@ export interface paths {
          *     or reserved) or a line on an open document (a purchase order `open` or `partially_received`,
          *     a sales order `new`, `picking` or `picked`), and the whole-number flag cannot turn on while any
          *     of that holds a fraction: a 422 on the field as sent (`integer_only` when sent under the alias).
+         *
+         *     A new `article_code` is the only way an article's code changes (the bulk upsert and the
+         *     by-code updates find the article by its code and cannot change it). Document lines (purchase
+         *     orders, receptions, sales orders, shipments, returns, adjustments, transfers), stock rows,
+         *     ledger movements and lot traces carry the article's current code, read when they are read:
+         *     they show the new code at once, while their documents and stock rows keep their `updated_at`
+         *     and record no event. `article.updated` is the only event of the change, so a copy kept from
+         *     events or `updated_since` sets the new code on its lines and stock rows of the same
+         *     `article_id` when an `article.updated` brings a different `article_code` (the guide's "Lists,
+         *     pagination and sync loops").
          */
         put: operations["updateArticle"];
         post?: never;
@@ -1661,7 +1671,7 @@ export interface components {
              */
             client_3pl_id?: number;
             /**
-             * @description The client's code of the article, unique per client.
+             * @description The client's code of the article, unique per client. A new code shows at once on the article's document lines and stock rows, which get no newer `updated_at` and no event of their own: `article.updated` alone records it (see `PUT /api/articles/{id}`).
              * @example ACME-TOM-400
              */
             article_code?: string;
@@ -1949,7 +1959,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the line: when `PUT /api/articles/{id}` changes it, the line shows the new code while its document keeps its `updated_at` and records no event (`article.updated` alone does). An event's data keeps the code of its time.
+             * @example ACME-TOM-400
+             */
             article_code: string;
             /** @example BUC */
             um3pl: string;
@@ -2351,7 +2364,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the line: when `PUT /api/articles/{id}` changes it, the line shows the new code while its document keeps its `updated_at` and records no event (`article.updated` alone does). An event's data keeps the code of its time.
+             * @example ACME-TOM-400
+             */
             article_code: string;
             /** @example BUC */
             um3pl: string;
@@ -2476,7 +2492,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the line: when `PUT /api/articles/{id}` changes it, the line shows the new code while its document keeps its `updated_at` and records no event (`article.updated` alone does). An event's data keeps the code of its time.
+             * @example ACME-TOM-400
+             */
             article_code: string;
             /** @example BUC */
             um3pl: string;
@@ -2546,7 +2565,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the movement (a code changed later by `PUT /api/articles/{id}` shows here).
+             * @example ACME-TOM-400
+             */
             article_code: string;
             stock_type: components["schemas"]["StockType"];
             lot: components["schemas"]["Lot"];
@@ -2592,7 +2614,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the row (a code changed later by `PUT /api/articles/{id}` shows here).
+             * @example ACME-TOM-400
+             */
             article_code: string;
             stock_type: components["schemas"]["StockType"];
             lot: components["schemas"]["Lot"];
@@ -2665,7 +2690,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-CHE-1 */
+            /**
+             * @description The article's current code, read with the trace (a code changed later by `PUT /api/articles/{id}` shows here).
+             * @example ACME-CHE-1
+             */
             article_code: string;
             /**
              * Format: int32
@@ -2716,7 +2744,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the line: when `PUT /api/articles/{id}` changes it, the line shows the new code while its document keeps its `updated_at` and records no event (`article.updated` alone does). An event's data keeps the code of its time.
+             * @example ACME-TOM-400
+             */
             article_code: string;
             /** @example BUC */
             um3pl: string;
@@ -2803,7 +2834,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the line: when `PUT /api/articles/{id}` changes it, the line shows the new code while its document keeps its `updated_at` and records no event (`article.updated` alone does). An event's data keeps the code of its time.
+             * @example ACME-TOM-400
+             */
             article_code: string;
             /** @example BUC */
             um3pl: string;
@@ -3037,7 +3071,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the line: when `PUT /api/articles/{id}` changes it, the line shows the new code while its document keeps its `updated_at` and records no event (`article.updated` alone does). An event's data keeps the code of its time.
+             * @example ACME-TOM-400
+             */
             article_code: string;
             /** @example BUC */
             um3pl: string;
@@ -3361,7 +3398,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the line: when `PUT /api/articles/{id}` changes it, the line shows the new code while its document keeps its `updated_at` and records no event (`article.updated` alone does). An event's data keeps the code of its time.
+             * @example ACME-TOM-400
+             */
             article_code: string;
             /** @example BUC */
             um3pl: string;
@@ -3457,7 +3497,10 @@ export interface components {
              * @example 101
              */
             article_id: number;
-            /** @example ACME-TOM-400 */
+            /**
+             * @description The article's current code, read with the row: when `PUT /api/articles/{id}` changes it, the row shows the new code while it keeps its `updated_at` and records no `stock.changed` (`article.updated` alone does). A `stock.changed` keeps the code of its time.
+             * @example ACME-TOM-400
+             */
             article_code: string;
             stock_type: components["schemas"]["StockType"];
             lot: components["schemas"]["Lot"];
