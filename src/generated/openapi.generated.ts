@@ -1338,7 +1338,11 @@ export interface paths {
          *
          *     A provider in its own scope sees its clients' events; only event types whose module is on
          *     for their client and for the company in `X-Company-Id` appear (a provider whose `stock`
-         *     module is off sees no `stock.changed`, as `GET /api/stock` refuses it). Events are kept for at least 30 days (`EVENTS_RETENTION_DAYS`);
+         *     module is off sees no `stock.changed`, as `GET /api/stock` refuses it), as the modules are
+         *     when the feed is read. The one exception to the order above: the events a module that was
+         *     off left out keep their places, so once it is on again they appear there, possibly behind a
+         *     cursor you hold; after a module is switched on, catch up with the lists' `updated_since`
+         *     (the guide's "Lists, pagination and sync loops"). Events are kept for at least 30 days (`EVENTS_RETENTION_DAYS`);
          *     an `after` older than that, or of an event this scope cannot see, is a 422 on `after`.
          */
         get: operations["listEvents"];

@@ -2,11 +2,13 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { createFanOut } from '../../src/components/webhooks/webhooks.fan-out.js';
-import { nowDb } from '../../src/kernel/time.js';
+import { nowDb, toApiTime } from '../../src/kernel/time.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { harness, isolatedHarness, type Harness, type Isolated } from '../helpers/harness.js';
 import { makeArticle } from '../fixtures/articles.js';
 import { createOrder } from '../fixtures/purchase-orders.js';
+import { receive } from '../fixtures/receptions.js';
+import { readFeed } from '../fixtures/events.js';
 import { outboxEvents } from '../fixtures/probes.js';
 import { insertStoredEvent } from '../fixtures/faults.js';
 import { eventId } from '../../src/kernel/ids.js';
@@ -123,6 +125,36 @@ describe('GET /api/events', () => {
     }
     const back = await world.as('providerAdmin').get('/api/events?per_page=500').expect(200);
     expect((back.body.data as FeedEvent[]).some((e) => e.company_id === world.client.id && e.type === 'article.created')).to.equal(true);
+  });
+
+  it("When a client's stock module is off while a reception is written and a reader reads the feed to its end, Then once it is on again the reception's stock.changed stands at its place behind the reader's cursor, reading on from the cursor never returns it, and GET /api/stock with updated_since does", async () => {
+    // The documented exception (docs/guide/sync.md, "A module switched off and on again"): the feed
+    // hides by the modules as they are when it is read, and an event keeps the place it was given.
+    const article = await makeArticle(world);
+    const po = await createOrder(world.as('operator'), world.partners.supplier, [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 5 }]);
+    const stock = () => h.db('company_modules').where({ company_id: world.client.id, module: 'stock' });
+    const viewer = world.as('viewer');
+    const offSince = nowDb();
+    let cursor: string;
+    await stock().update({ active: false });
+    try {
+      await receive(world.as('operator'), po.id, world.warehouses[0]!, [[po.items[0]!.id, 5]]);
+      const read = await readFeed(viewer);
+      expect(read.filter((e) => e.type === 'stock.changed' && e.data.article_id === article.id)).to.deep.equal([]);
+      expect(read.slice(-2).map((e) => e.type), "the reception's other events").to.deep.equal(['purchase_order.updated', 'reception.created']);
+      cursor = read[read.length - 1]!.id;
+    } finally {
+      await stock().update({ active: true });
+    }
+    expect(await readFeed(viewer, cursor), 'nothing follows the cursor').to.deep.equal([]);
+    const all = await readFeed(viewer);
+    const place = all.findIndex((e) => e.type === 'stock.changed' && e.data.article_id === article.id);
+    expect(place, 'in the feed again').to.be.at.least(0);
+    expect(all.slice(place).map((e) => e.type), 'at its place in its write, behind the cursor').to.deep.equal(['stock.changed', 'purchase_order.updated', 'reception.created']);
+    expect(all[all.length - 1]!.id).to.equal(cursor);
+    const since = encodeURIComponent(toApiTime(offSince));
+    const rows = (await viewer.get(`/api/stock?article_id=${article.id}&updated_since=${since}`).expect(200)).body.data as Array<{ quantity: number }>;
+    expect(rows.map((r) => r.quantity), 'the catch-up the guide gives').to.deep.equal([5]);
   });
 
   it("When the provider's own module is off, Then its feed leaves out that module's event types of every client (as REST refuses it their data), and its clients' feeds keep them", async () => {
