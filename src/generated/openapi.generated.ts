@@ -3264,7 +3264,9 @@ export interface components {
             quantity_um3pl: components["schemas"]["QuantityInput"];
             /**
              * @description Pin the line to this lot of an article with `lot_tracked` (a 422 for one without): it
-             *     reserves and ships only that lot. Without it, lots are taken earliest expiry first.
+             *     reserves and ships only that lot. Without it, lots are taken earliest expiry first. A lot
+             *     whose every row in the order's warehouse and stock type has expired is a 422 (it could
+             *     never be reserved or shipped); a lot not received there yet may be pinned.
              */
             lot?: components["schemas"]["LotInput"];
         };

@@ -9,7 +9,7 @@ import { createWorld, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, type Article } from '../fixtures/articles.js';
 import { dayFromToday, receiveLots, trackedArticle } from '../fixtures/lots.js';
-import { buc, createSalesOrder, moveThrough, ship, type SalesOrder } from '../fixtures/sales-orders.js';
+import { buc, createSalesOrder, moveThrough, orderBody, ship, type SalesOrder } from '../fixtures/sales-orders.js';
 import type { StockLevel } from '../fixtures/stock.js';
 import { eventsOf } from '../fixtures/probes.js';
 import { reallocateExpiredLots } from '../../src/components/stock/stock.service.js';
@@ -63,6 +63,22 @@ describe('POST /api/sales-orders (lots, FEFO)', () => {
     const order = await createSalesOrder(world, [{ ...buc(a, 4), lot: 'L2' }, buc(a, 12)]);
     expect(order.items.map((i) => i.lot)).to.deep.equal(['L2', null]);
     expect(await rows(a)).to.deep.equal([`L1 ${soon} 10/10/0/0`, `L2 ${later} 10/6/4/0`]);
+  });
+
+  it('When a line pins a lot whose every row in the order\'s warehouse and stock type has expired, Then 422 on its lot (at create and on an edit); a lot not yet received, or with a row not expired, may be pinned', async () => {
+    const a = await trackedArticle(world);
+    await receiveLots(world, a, [{ quantity: 10, lot: 'OLD', expiry_date: past }, { quantity: 3, lot: 'MIX', expiry_date: past }, { quantity: 3, lot: 'MIX', expiry_date: soon }]);
+    const expired = `Lot "OLD" of article ${a.code} expired on ${past} in the order's warehouse and stock type: an expired lot is never reserved or shipped. Pin another lot, or leave lot out to take lots earliest expiry first.`;
+    const before = await rows(a);
+    const refused = await world.as('operator').post('/api/sales-orders').send(orderBody(world, [buc(a, 1), { ...buc(a, 2), lot: 'OLD' }])).expect(422);
+    expect(refused.body.errors).to.deep.equal({ 'items.1.lot': [expired] });
+    expect(await rows(a)).to.deep.equal(before);
+    const order = await createSalesOrder(world, [{ ...buc(a, 2), lot: 'MIX' }, { ...buc(a, 1), lot: 'NOT-YET' }]);
+    expect(order.items.map((i) => i.lot)).to.deep.equal(['MIX', 'NOT-YET']);
+    const edit = await world.as('operator').put(`/api/sales-orders/${order.id}`).send({ items: [{ ...buc(a, 2), lot: 'OLD' }] }).expect(422);
+    expect(edit.body.errors).to.deep.equal({ 'items.0.lot': [expired] });
+    // Quarantine holds no row of OLD: there it may still arrive.
+    await createSalesOrder(world, [{ ...buc(a, 1), lot: 'OLD' }], { stock_type: 'STOC_QUARANTINE' });
   });
 
   it('When a line pins a lot of an article that does not track lots, or gives an expiry date, Then 422 names the field', async () => {

@@ -19,7 +19,8 @@ import { resolveLines, sameLines, type ResolvedLine } from '../documents/documen
 import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { Problems } from '../../platform/problems.js';
 import { checkWarehouse, getPartner } from '../reference/reference.service.js';
-import { inLockOrder, reserveStock } from '../stock/stock.service.js';
+import { expiredPins, inLockOrder, reserveStock } from '../stock/stock.service.js';
+import { quoted } from '../../kernel/text.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
 import { leftToShip, OPEN_STATUSES, SHIPPED_STATUSES, type SalesOrderStatus } from './sales-orders.rules.js';
@@ -35,7 +36,14 @@ export const messages = {
   notShipped: (id: number, status: SalesOrderStatus) =>
     `Sales order ${id} is ${status}; only an order that shipped something (partially_delivered, delivered or closed) can be returned against.`,
   onlyWhileNew: (field: string, status: SalesOrderStatus) => `The ${field} can change only while the order is new; it is ${status}.`,
+  expiredPin: (lot: string, articleCode: string, expiredOn: string) =>
+    `Lot ${quoted(lot)} of article ${articleCode} expired on ${expiredOn} in the order's warehouse and stock type: an expired lot is never reserved or shipped. Pin another lot, or leave lot out to take lots earliest expiry first.`,
 };
+
+/** A 422 on the lot of each line pinned to a lot that has expired where the order takes its stock. */
+async function refuseExpiredPins(tx: Knex, place: Parameters<typeof expiredPins>[1], lines: readonly ResolvedLine[], problems: Problems): Promise<void> {
+  for (const pin of await expiredPins(tx, place, lines)) problems.add(`items.${pin.index}.lot`, messages.expiredPin(pin.lot, pin.articleCode, pin.expiredOn));
+}
 
 
 
@@ -164,6 +172,7 @@ export async function createSalesOrder(ctx: TenantContext, body: Schema<'SalesOr
     await checkWarehouse(using, body.source_warehouse_id, 'source_warehouse_id', problems);
     const clientId = partner?.client_3pl_id ?? clientInScope(scope);
     const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems, lots: 'pin' });
+    if (clientId !== undefined) await refuseExpiredPins(tx, { clientId, warehouseId: body.source_warehouse_id, stockType: body.stock_type ?? 'STOC_OK' }, lines, problems);
     if (clientId !== undefined && (await codeTaken(tx, 'sales_orders', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
     problems.throwIfAny();
     const fields = {
@@ -224,6 +233,7 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
       // The lines the order has, sent again (an ERP re-sending its order), change nothing at any
       // status: the lines keep their ids (the so_item_id of shipments) and their reservation.
       if (sameLines(lines, order.items) || !whileNew('items')) lines = undefined;
+      else await refuseExpiredPins(tx, { clientId: order.company_id, warehouseId: changes.source_warehouse_id ?? order.source_warehouse_id, stockType: changes.stock_type ?? order.stock_type }, lines, problems);
     }
     problems.throwIfAny();
     if (!lines && Object.keys(changedFields(order, changes)).length === 0) return { id, changed: false };

@@ -99,3 +99,13 @@ export function shipmentTakes(rows: readonly AllocationRow[], demands: readonly 
   }
   return need > 0 ? { short: need, available } : { takes };
 }
+
+/**
+ * The day a pinned lot expired when every row of it that the order could take from has (its
+ * latest expiry date, all of them before `today`), or undefined: no row yet (the lot may still be
+ * received), or one that has not expired or carries no expiry date. `dates`: '' for none.
+ */
+export function pinExpiredOn(dates: readonly string[], today: string): string | undefined {
+  if (dates.length === 0 || dates.some((date) => date === '' || date >= today)) return undefined;
+  return dates.reduce((latest, date) => (date > latest ? date : latest));
+}

@@ -121,3 +121,22 @@ export async function expiredRowsUnstamped(db: Knex, today: string, afterId: num
 export function stampExpiredRows(db: Knex, today: string, ids: readonly number[]): Promise<number> {
   return expiredUnstamped(db, today).whereIn('id', ids as number[]).update({ updated_at: nowDb() });
 }
+
+/**
+ * The expiry dates ('' for none) of the balance rows of each article and lot of `pins` in one
+ * warehouse and stock type, keyed `<article id>:<lot>` (a pair with no row has no entry).
+ */
+export async function lotExpiryDates(tx: Knex, place: Omit<BaseKey, 'articleId'>, pins: ReadonlyArray<{ articleId: number; lot: string }>): Promise<Map<string, string[]>> {
+  const dates = new Map<string, string[]>();
+  if (pins.length === 0) return dates;
+  const rows: Array<{ article_id: number; lot: string; expiry_date: string }> = await tx('stock_balances')
+    .select('article_id', 'lot', 'expiry_date')
+    .where({ company_id: place.clientId, warehouse_id: place.warehouseId, stock_type: place.stockType })
+    .whereIn('article_id', [...new Set(pins.map((pin) => pin.articleId))])
+    .whereIn('lot', [...new Set(pins.map((pin) => pin.lot))]);
+  for (const row of rows) {
+    const key = `${Number(row.article_id)}:${row.lot}`;
+    dates.set(key, [...(dates.get(key) ?? []), row.expiry_date]);
+  }
+  return dates;
+}

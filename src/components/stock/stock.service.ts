@@ -16,7 +16,9 @@ import { baseOf, deliverTracked, isTracked, lockKey, reallocate, reserveTracked,
 import { announceChange, recordChange, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
 import * as repository from './stock.repository.js';
 import type { StockFilters, StockKey, StockLevel } from './stock.repository.js';
+import { pinExpiredOn } from './stock.fefo.js';
 import { balanceName, shortBy, type SharedNeed } from './stock.messages.js';
+import { lotExpiryDates, type BaseKey } from './stock.reservations.repository.js';
 
 export type { StockKey, StockLevel, LotTake, SharedNeed };
 export type { MovementCause, StockChangeCause, StockDocumentRef } from './stock.changes.js';
@@ -127,4 +129,31 @@ export function listStock(ctx: TenantContext, filters: StockQuery, page: PageReq
 export function stockAfter(ctx: TenantContext, filters: StockQuery, options: { after?: number; limit: number }): Promise<StockLevel[]> {
   const since = inputTime(filters.updated_since, 'updated_since');
   return repository.stockAfter(ctx.db, ctx.scope, { ...filters, updated_since: since }, options);
+}
+
+/** A sales order line pinned to a lot that has expired where the order takes its stock. */
+export interface ExpiredPin {
+  index: number;
+  lot: string;
+  articleCode: string;
+  expiredOn: string;
+}
+
+/**
+ * The lines of `lines` pinned to a lot whose every row in the order's warehouse and stock type has
+ * expired: such a line could never be reserved nor shipped. A lot with no row there yet (still to
+ * be received) or with a row not expired is fine.
+ */
+export async function expiredPins(
+  tx: Knex,
+  place: Omit<BaseKey, 'articleId'>,
+  lines: ReadonlyArray<{ index: number; articleId: number; articleCode: string; lot: string }>,
+): Promise<ExpiredPin[]> {
+  const pinned = lines.filter((line) => line.lot !== '');
+  const dates = await lotExpiryDates(tx, place, pinned);
+  const today = repository.todayUtc();
+  return pinned.flatMap((line) => {
+    const expiredOn = pinExpiredOn(dates.get(`${line.articleId}:${line.lot}`) ?? [], today);
+    return expiredOn === undefined ? [] : [{ index: line.index, lot: line.lot, articleCode: line.articleCode, expiredOn }];
+  });
 }
