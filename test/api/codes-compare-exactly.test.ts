@@ -10,6 +10,9 @@ import * as build from '../../db/seeds/builders.js';
 import { createWorld, unique, type World } from '../helpers/factories.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { receiveLots, trackedArticle } from '../fixtures/lots.js';
+import { listArticles } from '../../src/components/articles/articles.repository.js';
+import { createDb, engineOf } from '../../src/platform/db/database.js';
+import type { CompanyScope } from '../../src/kernel/company-scope.js';
 
 describe('Codes and searches compare the same on both engines', () => {
   let h: Harness;
@@ -124,5 +127,19 @@ describe('Codes and searches compare the same on both engines', () => {
     const search = async (term: string) => ((await world.as('viewer').get(`/api/articles?search=${encodeURIComponent(term)}`).expect(200)).body.data as Array<{ id: number }>).map((a) => a.id);
     for (const term of [`GROẞE TASSE Ⱥ Ⴀ Ꭰ ${tag}`, `große tasse ⱥ ⴀ ꭰ ${lowerTag}`, `ⱥ ⴀ ꭰ ${tag}`]) expect(await search(term), term).to.deep.equal([cup.id]);
     expect(await search(`grosse tasse ⱥ ⴀ ꭰ ${lowerTag}`)).to.deep.equal([]);
+  });
+  it('When a pool\'s first statement is a search beyond ASCII (MariaDB: before anything asked the server its collations), Then it folds as Unicode does', async () => {
+    const tag = unique('F').toUpperCase();
+    const mug = (await createArticle({ article_code: `MUG-${tag}`, description: `GROẞE BECHER ${tag}` }).expect(201)).body.data;
+    const connection = h.db.client.config.connection as { host?: string; port?: number; user?: string; database?: string };
+    // A pool of its own on MariaDB, whose first statement is the search; SQLite's is the run's (in memory).
+    const db = engineOf(h.db) === 'mysql' ? createDb(`mysql://${connection.user}@${connection.host}:${connection.port}/${connection.database}`, { poolMax: 1 }) : h.db;
+    try {
+      const scope: CompanyScope = { kind: 'company', companyId: world.client.id, companyName: 'client', companyType: 'client', providerId: world.provider.id, clientIds: [world.client.id] };
+      const found = await listArticles(db, scope, `große becher ${tag.toLowerCase()}`, { page: 1, perPage: 25 });
+      expect(found.rows.map((a) => a.id)).to.deep.equal([mug.id]);
+    } finally {
+      if (db !== h.db) await db.destroy();
+    }
   });
 });

@@ -55,8 +55,10 @@ function inScope(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
   return whereClientInScope(tx('articles').select('*'), scope, 'company_id');
 }
 
-export function listArticles(tx: Knex, scope: CompanyScope, search: string | undefined, page: PageRequest): Promise<Paged<Article>> {
-  return paged(whereContains(inScope(tx, scope), SEARCHED, search).orderBy('id', 'desc'), page, toArticle);
+export async function listArticles(tx: Knex, scope: CompanyScope, search: string | undefined, page: PageRequest): Promise<Paged<Article>> {
+  const query = inScope(tx, scope);
+  await whereContains(tx, query, SEARCHED, search);
+  return paged(query.orderBy('id', 'desc'), page, toArticle);
 }
 
 /** Articles with ids above `after`, by id (the GraphQL keyset). */
@@ -65,7 +67,9 @@ export async function articlesAfter(
   scope: CompanyScope,
   options: { after?: number; search?: string; limit: number },
 ): Promise<Article[]> {
-  const rows = (await afterId(whereContains(inScope(tx, scope), SEARCHED, options.search), options.after, options.limit)) as ArticleRow[];
+  const query = inScope(tx, scope);
+  await whereContains(tx, query, SEARCHED, options.search);
+  const rows = (await afterId(query, options.after, options.limit)) as ArticleRow[];
   return rows.map(toArticle);
 }
 

@@ -46,8 +46,10 @@ function clientsQuery(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
   return whereClientInScope(tx('companies').select(COMPANY_COLUMNS).where('type', 'client'), scope, 'id');
 }
 
-export function listClients(tx: Knex, scope: CompanyScope, search: string | undefined, page: PageRequest): Promise<Paged<Company>> {
-  return paged(whereContains(clientsQuery(tx, scope), ['name', 'vat_code'], search).orderBy('id'), page, toCompany);
+export async function listClients(tx: Knex, scope: CompanyScope, search: string | undefined, page: PageRequest): Promise<Paged<Company>> {
+  const query = clientsQuery(tx, scope);
+  await whereContains(tx, query, ['name', 'vat_code'], search);
+  return paged(query.orderBy('id'), page, toCompany);
 }
 
 export async function findClient(tx: Knex, scope: CompanyScope, id: number): Promise<Company | undefined> {

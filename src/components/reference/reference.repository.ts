@@ -49,13 +49,14 @@ function partnersQuery(tx: Knex, scope: CompanyScope): Knex.QueryBuilder {
   return whereClientInScope(tx('partners').select('*'), scope, 'company_id');
 }
 
-export function listPartners(
+export async function listPartners(
   tx: Knex,
   scope: CompanyScope,
   filters: { type?: Partner['type']; search?: string },
   page: PageRequest,
 ): Promise<Paged<Partner>> {
-  const query = whereContains(partnersQuery(tx, scope), ['name', 'code', 'vat_code'], filters.search).orderBy('id');
+  const query = partnersQuery(tx, scope).orderBy('id');
+  await whereContains(tx, query, ['name', 'code', 'vat_code'], filters.search);
   if (filters.type) query.where('type', filters.type);
   return paged(query, page, toPartner);
 }
@@ -65,7 +66,8 @@ export async function partnersAfter(
   scope: CompanyScope,
   options: { after?: number; type?: Partner['type']; search?: string; limit: number },
 ): Promise<Partner[]> {
-  const query = whereContains(partnersQuery(tx, scope), ['name', 'code', 'vat_code'], options.search);
+  const query = partnersQuery(tx, scope);
+  await whereContains(tx, query, ['name', 'code', 'vat_code'], options.search);
   if (options.type) query.where('type', options.type);
   return (await afterId(query, options.after, options.limit)).map(toPartner);
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { caseFold } from '../../kernel/text.js';
 import { markQueryError } from './driver-errors.js';
-import { learnTextFold, type TextFold } from './text-fold.js';
+import { foldCollation, type TextFold } from './text-fold.js';
 
 export type Engine = 'sqlite' | 'mysql';
 
@@ -134,23 +134,26 @@ function causalReadsOnGalera(conn: CallbackConnection, done: (error: Error | nul
  * runs again, rather than in the bound's ETIMEDOUT (a 503, and the connection dropped while the
  * server still holds the transaction's locks).
  */
-function lockWaitsWithin(timeoutMs: number, fold: TextFold): (conn: CallbackConnection, done: (error: Error | null, conn: unknown) => void) => void {
+function lockWaitsWithin(timeoutMs: number): (conn: CallbackConnection, done: (error: Error | null, conn: unknown) => void) => void {
   const seconds = Math.max(1, Math.floor(timeoutMs / 2000));
-  const next = (conn: CallbackConnection, done: (error: Error | null, conn: unknown) => void): void => learnTextFold(fold, conn, () => causalReadsOnGalera(conn, done));
   return (conn, done) => {
-    if (timeoutMs <= 0) return next(conn, done);
-    conn.query(`SET SESSION innodb_lock_wait_timeout = ${seconds}`, (error) => (error ? done(error, conn) : next(conn, done)));
+    if (timeoutMs <= 0) return causalReadsOnGalera(conn, done);
+    conn.query(`SET SESSION innodb_lock_wait_timeout = ${seconds}`, (error) => (error ? done(error, conn) : causalReadsOnGalera(conn, done)));
   };
 }
 
-/** The text fold of a MySQL/MariaDB pool (text-fold.ts), kept on its config, where a query builder finds it. */
-export function textFoldOf(client: Knex.Client): TextFold | undefined {
-  return (client.config as { textFold?: TextFold }).textFold;
+/**
+ * The collation a MySQL/MariaDB pool's searches fold case through (text-fold.ts), asked of the
+ * server once per pool (kept on its config, which its transactions share); undefined on SQLite.
+ */
+export function searchFoldCollation(db: Knex | Knex.Transaction): Promise<string | undefined> {
+  const fold = (db.client.config as { textFold?: TextFold }).textFold;
+  return fold ? foldCollation(db, fold) : Promise.resolve(undefined);
 }
 
 function mysqlConfig(url: string, poolMax: number, timeoutMs: number): Knex.Config & { textFold: TextFold } {
   const u = new URL(url);
-  const textFold: TextFold = { learned: false };
+  const textFold: TextFold = {};
   return {
     textFold,
     client: 'mysql2',
@@ -167,7 +170,7 @@ function mysqlConfig(url: string, poolMax: number, timeoutMs: number): Knex.Conf
       decimalNumbers: true,
       connectTimeout: 5000,
     },
-    pool: { min: 0, max: poolMax, afterCreate: lockWaitsWithin(timeoutMs, textFold) },
+    pool: { min: 0, max: poolMax, afterCreate: lockWaitsWithin(timeoutMs) },
     acquireConnectionTimeout: 10_000,
     // A failed statement's message starts with its SQL as written (placeholders), not with its values.
     compileSqlOnError: false,
