@@ -3266,7 +3266,9 @@ export interface components {
              * @description Pin the line to this lot of an article with `lot_tracked` (a 422 for one without): it
              *     reserves and ships only that lot. Without it, lots are taken earliest expiry first. A lot
              *     whose every row in the order's warehouse and stock type has expired is a 422 (it could
-             *     never be reserved or shipped); a lot not received there yet may be pinned.
+             *     never be reserved or shipped), judged when the order is created and again when its lines,
+             *     warehouse or stock type change (on `source_warehouse_id` or `stock_type`, naming the line,
+             *     when only they change); a lot not received there yet may be pinned.
              */
             lot?: components["schemas"]["LotInput"];
         };

@@ -65,7 +65,7 @@ describe('POST /api/sales-orders (lots, FEFO)', () => {
     expect(await rows(a)).to.deep.equal([`L1 ${soon} 10/10/0/0`, `L2 ${later} 10/6/4/0`]);
   });
 
-  it('When a line pins a lot whose every row in the order\'s warehouse and stock type has expired, Then 422 on its lot (at create and on an edit); a lot not yet received, or with a row not expired, may be pinned', async () => {
+  it('When a line pins a lot whose every row in the order\'s warehouse and stock type has expired, Then 422 on its lot (at create, on an edit of its lines, warehouse or stock type); a lot not yet received, or with a row not expired, may be pinned', async () => {
     const a = await trackedArticle(world);
     await receiveLots(world, a, [{ quantity: 10, lot: 'OLD', expiry_date: past }, { quantity: 3, lot: 'MIX', expiry_date: past }, { quantity: 3, lot: 'MIX', expiry_date: soon }]);
     const expired = `Lot "OLD" of article ${a.code} expired on ${past} in the order's warehouse and stock type: an expired lot is never reserved or shipped. Pin another lot, or leave lot out to take lots earliest expiry first.`;
@@ -77,8 +77,13 @@ describe('POST /api/sales-orders (lots, FEFO)', () => {
     expect(order.items.map((i) => i.lot)).to.deep.equal(['MIX', 'NOT-YET']);
     const edit = await world.as('operator').put(`/api/sales-orders/${order.id}`).send({ items: [{ ...buc(a, 2), lot: 'OLD' }] }).expect(422);
     expect(edit.body.errors).to.deep.equal({ 'items.0.lot': [expired] });
-    // Quarantine holds no row of OLD: there it may still arrive.
-    await createSalesOrder(world, [{ ...buc(a, 1), lot: 'OLD' }], { stock_type: 'STOC_QUARANTINE' });
+    // Quarantine holds no row of OLD: there it may still arrive; moved to STOC_OK, it is refused.
+    const quarantined = await createSalesOrder(world, [buc(a, 1), { ...buc(a, 1), lot: 'OLD' }], { stock_type: 'STOC_QUARANTINE' });
+    const moved = await world.as('operator').put(`/api/sales-orders/${quarantined.id}`).send({ stock_type: 'STOC_OK' }).expect(422);
+    expect(moved.body.errors).to.deep.equal({ stock_type: [`Line 1 pins a lot that has expired there. ${expired}`] });
+    // The same lines sent again are no change of lines: the move is what is refused.
+    const resent = await world.as('operator').put(`/api/sales-orders/${quarantined.id}`).send({ stock_type: 'STOC_OK', items: [buc(a, 1), { ...buc(a, 1), lot: 'OLD' }] }).expect(422);
+    expect(resent.body.errors).to.deep.equal(moved.body.errors);
   });
 
   it('When a line pins a lot of an article that does not track lots, or gives an expiry date, Then 422 names the field', async () => {

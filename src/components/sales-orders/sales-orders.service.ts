@@ -40,9 +40,23 @@ export const messages = {
     `Lot ${quoted(lot)} of article ${articleCode} expired on ${expiredOn} in the order's warehouse and stock type: an expired lot is never reserved or shipped. Pin another lot, or leave lot out to take lots earliest expiry first.`,
 };
 
-/** A 422 on the lot of each line pinned to a lot that has expired where the order takes its stock. */
-async function refuseExpiredPins(tx: Knex, place: Parameters<typeof expiredPins>[1], lines: readonly ResolvedLine[], problems: Problems): Promise<void> {
-  for (const pin of await expiredPins(tx, place, lines)) problems.add(`items.${pin.index}.lot`, messages.expiredPin(pin.lot, pin.articleCode, pin.expiredOn));
+/**
+ * A 422 on the lot of each line pinned to a lot that has expired where the order takes its stock;
+ * `moved`: the field of an order whose lines stay and whose warehouse or stock type changes, which
+ * the 422 is on, naming the line.
+ */
+async function refuseExpiredPins(
+  tx: Knex,
+  place: Parameters<typeof expiredPins>[1],
+  lines: Parameters<typeof expiredPins>[2],
+  problems: Problems,
+  moved?: 'source_warehouse_id' | 'stock_type',
+): Promise<void> {
+  for (const pin of await expiredPins(tx, place, lines)) {
+    const message = messages.expiredPin(pin.lot, pin.articleCode, pin.expiredOn);
+    if (moved) problems.add(moved, `Line ${pin.index} pins a lot that has expired there. ${message}`);
+    else problems.add(`items.${pin.index}.lot`, message);
+  }
 }
 
 
@@ -233,7 +247,13 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
       // The lines the order has, sent again (an ERP re-sending its order), change nothing at any
       // status: the lines keep their ids (the so_item_id of shipments) and their reservation.
       if (sameLines(lines, order.items) || !whileNew('items')) lines = undefined;
-      else await refuseExpiredPins(tx, { clientId: order.company_id, warehouseId: changes.source_warehouse_id ?? order.source_warehouse_id, stockType: changes.stock_type ?? order.stock_type }, lines, problems);
+    }
+    const moved = changes.source_warehouse_id !== undefined ? 'source_warehouse_id' : changes.stock_type !== undefined ? 'stock_type' : undefined;
+    if (lines || moved) {
+      // A pinned lot is judged where the order will take it from: new lines, or its lines moved.
+      const place = { clientId: order.company_id, warehouseId: changes.source_warehouse_id ?? order.source_warehouse_id, stockType: changes.stock_type ?? order.stock_type };
+      const kept = order.items.map((item, index) => ({ index, articleId: item.article_id, articleCode: item.article_code, lot: item.lot ?? '' }));
+      await refuseExpiredPins(tx, place, lines ?? kept, problems, lines ? undefined : moved);
     }
     problems.throwIfAny();
     if (!lines && Object.keys(changedFields(order, changes)).length === 0) return { id, changed: false };
@@ -244,7 +264,6 @@ export async function updateSalesOrder(ctx: TenantContext, id: number, body: Sch
         await repository.deleteItems(tx, id);
         await repository.insertItems(tx, id, lines);
       }
-      const moved = changes.source_warehouse_id !== undefined ? 'source_warehouse_id' : 'stock_type';
       await reserveLines(tx, { ...order, ...changes }, lines ? asLines(lines) : linesLeft(order), 1, lines ? undefined : moved);
     }
     await repository.updateOrder(tx, id, changes);
