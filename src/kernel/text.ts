@@ -23,11 +23,15 @@ const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u
 
 /**
  * Text a client sent, shown in a message: in double quotes, so a trailing space shows, with quotes
- * and backslashes escaped and every character a reader cannot see as its \uXXXX escape
- * (`"ACME-400\u200B"`: the zero-width space that made the code another).
+ * and backslashes escaped and every character a reader cannot see as its \uXXXX escape (\u{XXXXX}
+ * past U+FFFF): `"ACME-400\u200B"`, the zero-width space that made the code another.
  */
 export function quoted(text: string): string {
-  const escaped = text.replace(/["\\]/g, (c) => `\\${c}`).replace(UNSEEN, (c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  const escaped = text.replace(/["\\]/g, (c) => `\\${c}`).replace(UNSEEN, (c) => {
+    const hex = c.codePointAt(0)!.toString(16).toUpperCase();
+    // Past U+FFFF (the tag characters of flag emoji) as \u{E0067}: four digits would read as another character.
+    return hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
+  });
   return `"${escaped}"`;
 }
 

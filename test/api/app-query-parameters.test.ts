@@ -147,7 +147,7 @@ describe('Request path: query and path parameters', () => {
       await world.as('operator', null).get('/api/companies').set('X-Company-Id', [id, id] as unknown as string).expect(422, { message: INVALID, errors });
     });
 
-    for (const company of ['0', '00', '+2', '2.0', '0x2']) {
+    for (const company of ['0', '00', '+2', '2.0', '0x2', '1,5', '2, x']) {
       it(`When X-Company-Id is "${company}", Then it is still a 422 on the header`, async () => {
         const errors = { 'X-Company-Id': ['The X-Company-Id header must be a positive integer of at most 2147483647.'] };
         await world.as('operator', null).get('/api/companies').set('X-Company-Id', company).expect(422, { message: INVALID, errors });

@@ -123,7 +123,7 @@ describe('Request path: bodies', () => {
     };
     const post = (body: Buffer, encoding?: string): Test => raw('/api/articles', body, encoding);
     await post(latin1("LX1")).expect(400, { message });
-    await post(latin1('LX1'), 'gzip').expect(400, { message });
+    await post(latin1('LX1'), 'gzip').expect(400, { message: message.replace('offset 21', 'offset 21 of the decompressed body') });
     const bulk = Buffer.concat([Buffer.from('{"items":['), latin1('LX2'), Buffer.from(',{"article_code":"LX2-'), Buffer.from([0xdc]), Buffer.from('L","description":"Owl","um3pl":"BUC"}]}')]);
     await raw('/api/articles/bulk', bulk).expect(400);
     const found = await world.as('operator').get('/api/articles').query({ search: 'LX' }).expect(200);

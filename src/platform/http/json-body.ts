@@ -38,10 +38,11 @@ function isDecodingError(error: { code?: unknown }): boolean {
  * body-parser's `verify`: the body's bytes (decompressed) must be UTF-8. isUtf8 is native and
  * allocates nothing; the offset is looked for only in a body that fails.
  */
-function verifyUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
+function verifyUtf8(req: Request, _res: unknown, bytes: Buffer): void {
   if (isUtf8(bytes)) return;
+  const of = req.headers['content-encoding'] === undefined ? '' : ' of the decompressed body';
   throw new Error(
-    `The request body is not valid UTF-8: the bytes from offset ${invalidUtf8At(bytes)} are not a UTF-8 character. Send JSON in UTF-8 (convert text from Latin-1 or Windows-1252 first), or write such characters as \\u escapes.`,
+    `The request body is not valid UTF-8: the bytes from offset ${invalidUtf8At(bytes)}${of} are not a UTF-8 character. Send JSON in UTF-8 (convert text from Latin-1 or Windows-1252 first), or write such characters as \\u escapes.`,
   );
 }
 

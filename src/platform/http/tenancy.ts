@@ -18,8 +18,11 @@ function companyIdFrom(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const id = companyIdOf(raw);
   if (id !== undefined) return id;
-  // Node joins a header sent more than once with ', '.
-  if (raw.includes(',')) throw new InputError({ [HEADER]: [`The ${HEADER} header was sent more than once (${raw.slice(0, 40)}): send it once, with one company id.`] });
+  // Node joins a header sent more than once with ', ' (a '1,5' typed by hand is not that).
+  const sent = raw.split(', ');
+  if (sent.length > 1 && sent.every((part) => companyIdOf(part) !== undefined)) {
+    throw new InputError({ [HEADER]: [`The ${HEADER} header was sent more than once (${sent.slice(0, 5).join(', ')}): send it once, with one company id.`] });
+  }
   throw new InputError({ [HEADER]: [`The ${HEADER} header must be a positive integer of at most 2147483647.`] });
 }
 

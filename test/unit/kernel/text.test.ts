@@ -12,6 +12,7 @@ describe('quoted', () => {
     ['tab\there', '"tab\\u0009here"'],
     ['say "hi" \\ bye', '"say \\"hi\\" \\\\ bye"'],
     ['Öl 😀 İ', '"Öl 😀 İ"'],
+    ['flag\u{E0067}x', '"flag\\u{E0067}x"'],
   ];
   for (const [sent, shown] of cases) {
     it(`When the text is ${JSON.stringify(sent)}, Then it is shown ${shown}`, () => {
