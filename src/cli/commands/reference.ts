@@ -1,8 +1,8 @@
 /** Reference data: the provider's warehouses and unit catalogue, and the partners of a client. */
 import type { Knex } from 'knex';
 import { UsageError } from '../args.js';
-import { codesOf, insertPartner, insertUnit, insertWarehouse } from '../../components/reference/reference.repository.js';
-import { sameCode } from '../../kernel/text.js';
+import { insertPartner, insertUnit, insertWarehouse } from '../../components/reference/reference.repository.js';
+import { existingCode } from '../../components/reference/reference.service.js';
 import { defineCommand } from '../command.js';
 import { requireClient, requireProvider, unlessTaken } from '../lookups.js';
 
@@ -19,7 +19,7 @@ const KINDS = { warehouses: 'warehouse', units: 'unit', partners: 'partner' } as
 async function refuseTakenCode(db: Knex, table: keyof typeof KINDS, owner: { kind: 'provider' | 'client'; id: number }, code: string): Promise<string> {
   const kind = KINDS[table];
   const taken = (existing: string) => `--code ${code}: ${owner.kind} ${owner.id} already has the ${kind} ${existing} (${kind} codes ignore the case of ASCII letters).`;
-  const existing = (await codesOf(db, table, owner.id)).find((other) => sameCode(other, code));
+  const existing = await existingCode(db, table, owner.id, code);
   if (existing !== undefined) throw new UsageError(taken(existing));
   return taken(code);
 }

@@ -1,8 +1,7 @@
 /** Reference data: companies, client companies, partners and warehouses, read only. */
 import type { PageRequest } from '../../kernel/paging.js';
-import { quoted } from '../../kernel/text.js';
 import type { Knex } from 'knex';
-import { sameCode } from '../../kernel/text.js';
+import { quoted, sameCode } from '../../kernel/text.js';
 import { InputError, NotFoundError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/db/queries.js';
 import type { Problems } from '../../platform/problems.js';
@@ -124,4 +123,14 @@ export async function unitLookup(db: Knex, providerId: number): Promise<UnitLook
 /** The provider's unit catalogue as the whole-number rule reads it: code (asciiUpper) -> whole units only. */
 export function unitFlags(db: Knex, providerId: number): Promise<Map<string, boolean>> {
   return repository.unitFlags(db, providerId);
+}
+
+/**
+ * The code the company already has that is `code` by sameCode (ASCII letters in either case, every
+ * other character exactly; the same on both engines), or undefined. The database's unique key of
+ * (company_id, code) compares exactly (migration 018): this is where a second `kg` beside `KG` is
+ * refused, by the one writer of these codes, the operator CLI.
+ */
+export async function existingCode(db: Knex, table: 'warehouses' | 'units' | 'partners', companyId: number, code: string): Promise<string | undefined> {
+  return (await repository.codesOf(db, table, companyId)).find((other) => sameCode(other, code));
 }
