@@ -36,9 +36,6 @@ if (metricsServer) {
   backlog = startBacklogSampler(db, metrics, logger);
   logger.info({ port }, `webhook worker metrics on http://localhost:${port}/metrics`);
 }
-worker.start();
-logger.info('webhook worker started');
-
 let stopping = false;
 const stop = (signal: string): void => {
   if (stopping) return;
@@ -51,5 +48,9 @@ const stop = (signal: string): void => {
     process.exit(0);
   });
 };
+// Before it says it has started: a supervisor may stop it the moment it reads that line, and a
+// SIGTERM without a handler ends the process at once, its claims held until they expire.
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
+worker.start();
+logger.info('webhook worker started');
