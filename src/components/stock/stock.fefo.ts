@@ -41,9 +41,14 @@ export function fefoOrder<Row extends AllocationRow>(rows: readonly Row[]): Row[
   );
 }
 
+/** Whether a stored expiry date ('' for none) is before `today` (`YYYY-MM-DD`, UTC): the one rule of expiry. */
+export function isExpired(expiryDate: string, today: string): boolean {
+  return expiryDate !== '' && expiryDate < today;
+}
+
 /** Whether a row can be allocated or shipped from: it holds stock and has not expired (`today` is `YYYY-MM-DD`, UTC). */
 export function isEligible(row: AllocationRow, today: string): boolean {
-  return row.quantity > 0 && (row.expiryDate === '' || row.expiryDate >= today);
+  return row.quantity > 0 && !isExpired(row.expiryDate, today);
 }
 
 /** Spreads `demands` over `rows` (see the file's comment). */
@@ -106,6 +111,6 @@ export function shipmentTakes(rows: readonly AllocationRow[], demands: readonly 
  * received), or one that has not expired or carries no expiry date. `dates`: '' for none.
  */
 export function pinExpiredOn(dates: readonly string[], today: string): string | undefined {
-  if (dates.length === 0 || dates.some((date) => date === '' || date >= today)) return undefined;
+  if (dates.length === 0 || !dates.every((date) => isExpired(date, today))) return undefined;
   return dates.reduce((latest, date) => (date > latest ? date : latest));
 }

@@ -10,6 +10,7 @@ import { writeAtCommit, type CommitWriter } from '../../platform/db/transaction.
 import { afterId, byUniqueKey, paged, type Paged } from '../../platform/db/queries.js';
 import { whereClientInScope } from '../../platform/db/scoping.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
+import { isExpired } from './stock.fefo.js';
 
 export type StockLevel = Schema<'StockLevel'>;
 export type StockType = Schema<'StockType'>;
@@ -54,10 +55,6 @@ export function todayUtc(now = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-/** Whether a stored expiry date ('' for none) is before `today`. */
-export function isExpired(expiryDate: string, today = todayUtc()): boolean {
-  return expiryDate !== '' && expiryDate < today;
-}
 
 export function toStockLevel(row: BalanceRow): StockLevel {
   const onHand = Number(row.quantity);
@@ -74,7 +71,7 @@ export function toStockLevel(row: BalanceRow): StockLevel {
     expiry_date: shownLot(row.expiry_date),
     quantity,
     reserved: toQuantity(reserved),
-    available: isExpired(row.expiry_date) ? 0 : toQuantity(Math.max(onHand - reserved, 0)),
+    available: isExpired(row.expiry_date, todayUtc()) ? 0 : toQuantity(Math.max(onHand - reserved, 0)),
     backordered: toQuantity(Math.max(reserved - onHand, 0)),
     updated_at: toApiTime(row.updated_at),
   };
