@@ -43,10 +43,32 @@ const migrations: Record<string, Knex.Migration> = {
   '018_reference_codes_compare_exactly': m018,
 };
 
+/** The migration whose up or down an error was thrown by (failedMigrationOf). */
+const FAILED_IN = Symbol('the migration that failed');
+
+/** `migration` whose failures carry its name, so that the CLI says which one failed in its one line. */
+function naming(name: string, migration: Knex.Migration): Knex.Migration {
+  const mark = (error: unknown): never => {
+    if (typeof error === 'object' && error !== null && !(FAILED_IN in error)) Object.defineProperty(error, FAILED_IN, { value: name });
+    throw error;
+  };
+  const { down } = migration;
+  return {
+    ...migration,
+    up: (knex) => Promise.resolve().then(() => migration.up(knex)).catch(mark),
+    ...(down && { down: (knex: Knex) => Promise.resolve().then(() => down(knex)).catch(mark) }),
+  };
+}
+
+/** The name of the migration `error` was thrown by, or undefined for an error that no migration threw. */
+export function failedMigrationOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? (error as { [FAILED_IN]?: string })[FAILED_IN] : undefined;
+}
+
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(migrations),
   getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name]!,
+  getMigration: async (name) => naming(name, migrations[name]!),
 };
 
 export async function migrateLatest(db: Knex): Promise<void> {

@@ -22,12 +22,16 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 /**
- * Knex prints a failed connection with its stack; run.ts already says it in one line, so knex's
- * own warning of it is dropped and its other messages go to stderr.
+ * Knex's own warnings of what run.ts already says in its one line: a failed connection (with its
+ * stack), and a failed migrate (the migration, then its error with the statement, or the lock and
+ * a `knex migrate:unlock` this CLI does not have).
  */
+const SAID_BY_THE_CLI = /^(Acquire connection error|migration file ".*" failed$|migration failed with error: |Can't take lock to run migrations: |If you are sure migrations are not running)/;
+
+/** Knex's messages on stderr, but those run.ts says in its one line. */
 const knexLog = {
   warn: (message: unknown) => {
-    if (!String(message).startsWith('Acquire connection error')) process.stderr.write(`${String(message)}\n`);
+    if (!SAID_BY_THE_CLI.test(String(message))) process.stderr.write(`${String(message)}\n`);
   },
   error: (message: unknown) => process.stderr.write(`${String(message)}\n`),
   deprecate: (message: unknown) => process.stderr.write(`${String(message)}\n`),

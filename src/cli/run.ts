@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { ConfigError } from '../config.js';
-import { migrationSource } from '../../db/migrations/index.js';
+import { failedMigrationOf, migrationSource } from '../../db/migrations/index.js';
 import { isConnectionError, isSchemaMissing } from '../platform/db/driver-errors.js';
 import { errorSerializer } from '../platform/logger.js';
 import { parseOptions, UsageError } from './args.js';
@@ -71,6 +71,21 @@ function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, ' ').trim();
 }
 
+/** Knex's refusal to migrate while `knex_migrations_lock` is set (its LockError). */
+const isMigrationLocked = (error: unknown): boolean => (error as { name?: unknown } | null)?.name === 'MigrationLocked';
+
+/** The one line a failed command prints (process.ts drops knex's own lines of a failed migrate). */
+function failureLine(error: unknown, message: string): string {
+  if (isConnectionError(error)) return `The database cannot be reached: ${message}`;
+  if (isMigrationLocked(error)) {
+    return 'Failed: the migrations are locked (knex_migrations_lock): another migrate is running on this database, or one was cut short; if none is running, docs/deployment.md (Migrate) says what to do.';
+  }
+  const migration = failedMigrationOf(error);
+  if (migration !== undefined) return `Failed in migration ${migration}: ${message}`;
+  if (isSchemaMissing(error)) return `Failed: ${message} (a table is missing: if the database was never migrated, run the migrate command).`;
+  return `Failed: ${message}`;
+}
+
 /**
  * Runs one command line (without the program name) and answers its exit code. `commands` are the
  * operator commands of src/cli; the process entry (bin/tpl.ts) adds seed-demo from db/seeds.
@@ -86,9 +101,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
       io.err(message);
       return 2;
     }
-    if (isConnectionError(error)) io.err(`The database cannot be reached: ${message}`);
-    else if (isSchemaMissing(error)) io.err(`Failed: ${message} (a table is missing: if the database was never migrated, run the migrate command).`);
-    else io.err(`Failed: ${message}`);
+    io.err(failureLine(error, message));
     return 1;
   }
 }

@@ -98,6 +98,38 @@ describe('CLI migrate and rollback', () => {
   });
 });
 
+describe('CLI migrate that fails (spawned process)', function () {
+  this.timeout(60_000);
+  let database: EmptyDatabase;
+
+  beforeEach(async () => {
+    database = await emptyDatabase();
+    await cliOn(database.db, ['migrate']);
+  });
+
+  afterEach(async () => {
+    await database?.close();
+  });
+
+  it('When the migrations lock is held (a migrate running or cut short), Then migrate exits 1 with one line saying so and where to read what to do, and no knex command', async () => {
+    await database.db('knex_migrations_lock').update({ is_locked: 1 });
+    const result = await spawnCli(database.url, 'migrate');
+    expect(result.code).to.equal(1);
+    expect(result.err).to.deep.equal([
+      'Failed: the migrations are locked (knex_migrations_lock): another migrate is running on this database, or one was cut short; if none is running, docs/deployment.md (Migrate) says what to do.',
+    ]);
+  });
+
+  it('When a migration fails, Then migrate exits 1 with one line naming the migration and the database error, without the statement', async () => {
+    // The database forgets that 017 ran: running it again meets the column it added.
+    await database.db('knex_migrations').where('name', '017_user_deactivation').delete();
+    const result = await spawnCli(database.url, 'migrate');
+    expect(result.code).to.equal(1);
+    expect(result.err).to.have.length(1);
+    expect(result.err[0]).to.match(/^Failed in migration 017_user_deactivation: (Duplicate column name 'deactivated_at'|duplicate column name: deactivated_at)$/);
+  });
+});
+
 describe('CLI --version and --help (spawned process)', function () {
   this.timeout(60_000);
 
