@@ -1524,7 +1524,9 @@ export interface paths {
          *     A query deeper than 15 levels, with more than 15 aliases, or costing more than 75000 is refused
          *     before it runs (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`, the
          *     others' `GRAPHQL_VALIDATION_FAILED`, as an unknown field's). So are variables that do not fit
-         *     their types or a required one left out (`BAD_USER_INPUT`). Its
+         *     their types or a required one left out (`BAD_USER_INPUT`). A document whose operation cannot
+         *     be chosen (an `operationName` it does not have, several operations and no `operationName`, or
+         *     fragments alone) answers 400 `OPERATION_RESOLUTION_FAILURE`, naming the operations it has. Its
          *     cost: each field selected counts 1, and a list multiplies what it selects by the rows it may
          *     answer, its `limit` (25 when absent) or, for a list without one (the lines of a document, a
          *     sales order's `shipments`), 50 (a sales order's `status_history`: 5; a shipment line's

@@ -22,6 +22,7 @@ import type { GraphQLContext } from '../platform/graphql/context.js';
 import { schema } from './schema.js';
 import { MAX_QUERY_COST, useQueryCostLimit } from '../platform/graphql/cost.js';
 import { useErrorLog, useOperationMetrics } from './observability.js';
+import { useOperationChoice } from './operation-choice.js';
 import { useQueriesOnly } from './queries-only.js';
 import type { Metrics } from '../platform/metrics.js';
 
@@ -164,6 +165,7 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
     },
     context: ({ tenant, activeModules, requestId }) => ({ tenant: tenant!, activeModules: activeModules ?? new Set(), requestId }),
     plugins: [
+      useOperationChoice(),
       useQueriesOnly(),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, ignoreIntrospection: false, ...reportedAsRefused }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportedAsRefused }),
