@@ -16,6 +16,7 @@ import { createLogger, knexLog } from './platform/logger.js';
 import { createMetrics } from './platform/metrics.js';
 import { connectRedis } from './platform/redis.js';
 import { startScheduler } from './scheduler.js';
+import { watchSchema } from './components/health/schema-watch.js';
 import { startFeedStamper } from './platform/feeds/sequencer.js';
 import { pruneEvents } from './components/events/events.service.js';
 import { reallocateExpiredLots } from './components/stock/stock.service.js';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   const auth = createInstanceAuthCache(config, redis, logger);
   const metrics = createMetrics();
   const { express } = await createApp({ config, db, logger, metrics, redis, authCache: auth.cache });
+  const schemaWatch = watchSchema(db, logger);
   const scheduler = startScheduler(db, logger, [pruneIdempotencyKeys, pruneEvents(config.eventsRetentionDays), reallocateExpiredLots()]);
   const stamper = startFeedStamper(db, logger);
   const backlog = startBacklogSampler(db, metrics, logger);
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     // The timers stop now; a round or a stamp under way finishes before the database closes.
     backlog.stop();
-    const background = Promise.all([scheduler.stop(), stamper.stop()]);
+    const background = Promise.all([scheduler.stop(), stamper.stop(), schemaWatch.stop()]);
     const force = setTimeout(() => {
       logger.warn('in-flight requests did not finish in time; exiting');
       process.exit(1);

@@ -5,7 +5,7 @@
  * both derive their answers from here, so a REST status and a GraphQL code never disagree.
  */
 import * as errors from './errors.js';
-import { isConnectionError, isRetryableTransactionError } from './db/driver-errors.js';
+import { isConnectionError, isRetryableTransactionError, isSchemaBehind } from './db/driver-errors.js';
 
 const STATUS = new Map<Function, number>([
   [errors.BadRequestError, 400],
@@ -66,5 +66,7 @@ export function databaseFaultOf(error: unknown): DatabaseFault | undefined {
     return { message: 'Too many concurrent changes to the same records; nothing was changed. Try again shortly.', retryAfterSeconds: 1 };
   }
   if (isConnectionError(error)) return { message: 'The service is temporarily unavailable. Try again shortly.', retryAfterSeconds: 5 };
+  // This instance is a new version whose migrations are not applied yet (a release under way).
+  if (isSchemaBehind(error)) return { message: 'The service is being upgraded. Try again shortly.', retryAfterSeconds: 10 };
   return undefined;
 }

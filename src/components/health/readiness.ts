@@ -4,6 +4,7 @@
  * and Redis to answer when REDIS_URL is set. Storage and heartbeats are /health's business: they
  * do not take an instance out of the balancer.
  */
+import type { Knex } from 'knex';
 import type { AppDeps } from '../../platform/app-deps.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { migrationSource } from '../../../db/migrations/index.js';
@@ -33,12 +34,18 @@ export function databaseProblem(error: unknown): string {
   return messages.database;
 }
 
+/** The migrations of this version that the database has not recorded. */
+export async function pendingMigrationNames(db: Knex): Promise<string[]> {
+  const applied = new Set(await repository.appliedMigrations(db));
+  return (await migrationSource.getMigrations([])).filter((name) => !applied.has(name));
+}
+
 /** The migrations of this version that the database has not recorded, or why the database cannot tell. */
 async function pendingMigrations(deps: AppDeps): Promise<{ pending: string[] } | { problem: string }> {
-  const work = (async () => {
-    const applied = new Set(await repository.appliedMigrations(deps.db));
-    return { pending: (await migrationSource.getMigrations([])).filter((name) => !applied.has(name)) };
-  })().catch((error: unknown) => ({ problem: databaseProblem(error) }));
+  const work = pendingMigrationNames(deps.db).then(
+    (pending) => ({ pending }),
+    (error: unknown) => ({ problem: databaseProblem(error) }),
+  );
   return withTimeout<{ pending: string[] } | { problem: string }>(work, { problem: messages.database });
 }
 

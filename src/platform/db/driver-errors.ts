@@ -114,3 +114,25 @@ export function isSchemaMissing(error: unknown): boolean {
   const message = (error as { message?: string } | null)?.message ?? '';
   return e.errno === 1146 || ((e.code ?? '').startsWith('SQLITE_ERROR') && /no such table: /.test(message));
 }
+
+/**
+ * A table or a column the statement names does not exist (1146, 1054 ER_BAD_FIELD_ERROR, SQLite's
+ * "no such table/column"): the schema is not the one the code was written for.
+ */
+export function isSchemaMismatch(error: unknown): boolean {
+  const e = asDriverError(error);
+  const message = (error as { message?: string } | null)?.message ?? '';
+  return isSchemaMissing(error) || e.errno === 1054 || ((e.code ?? '').startsWith('SQLITE_ERROR') && /no such column: /.test(message));
+}
+
+/** Set on a statement's error that met a schema which lacks migrations of this version (components/health/schema-watch.ts). */
+const SCHEMA_BEHIND = Symbol('met a schema that lacks migrations of this version');
+
+export function markSchemaBehind(error: unknown): void {
+  if (typeof error === 'object' && error !== null && !(SCHEMA_BEHIND in error)) Object.defineProperty(error, SCHEMA_BEHIND, { value: true });
+}
+
+/** Whether `error` met a schema that lacks migrations of this version: the release's migrate has not run yet. */
+export function isSchemaBehind(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && SCHEMA_BEHIND in error;
+}
