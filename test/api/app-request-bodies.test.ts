@@ -100,6 +100,19 @@ describe('Request path: bodies', () => {
     expect(tabs.body.data.description).to.equal('Widget\tblue\nline two');
   });
 
+  it('When objects or arrays nest thousands deep (a 12 KB body), Then it is a 422 on the field where they pass 32 levels, on a login, a write and GraphQL variables (it was a 500: the stack ran out)', async () => {
+    const nested = (depth: number, inner: string): string => '['.repeat(depth) + inner + ']'.repeat(depth);
+    const deep = await login().send(`{"email":"a@example.test","password":${nested(6000, '1')}}`).expect(422);
+    expect(deep.body.errors).to.deep.equal({ password: ['The password field must be a string.'], [`password${'.0'.repeat(31)}`]: ['The password.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0 field must not nest objects and arrays more than 32 levels deep.'] });
+    const write = await world.as('operator').post('/api/articles').set('Content-Type', 'application/json').send(`{"article_code":"DEEP","um3pl":"BUC","description":${nested(5000, '"x"')}}`).expect(422);
+    expect(Object.keys(write.body.errors)).to.deep.equal(['description', `description${'.0'.repeat(31)}`]);
+    const graphql = await world.as('viewer').post('/graphql').set('Content-Type', 'application/json').send(`{"query":"{ __typename }","variables":{"v":${nested(20000, '1')}}}`).expect(422);
+    expect(graphql.body.errors[0].extensions.errors).to.have.keys(`variables.v${'.0'.repeat(30)}`);
+    // 32 levels are read: the refusal is the schema's, not the depth's.
+    const atTheLimit = await login().send(`{"email":"a@example.test","password":${nested(31, '1')}}`).expect(422);
+    expect(atTheLimit.body.errors).to.deep.equal({ password: ['The password field must be a string.'] });
+  });
+
   it('When the JSON body is over 1 MiB, Then it answers 413 with the error body', async () => {
     const body = JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(1024 * 1024) });
     await login().send(body).expect(413, { message: 'The request body is larger than 1 MiB.' });

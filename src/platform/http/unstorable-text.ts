@@ -6,6 +6,7 @@
  * - NUL (U+0000), which both store, but SQLite's LIKE ends the text there: the words after it were
  *   found by a search on MariaDB and not on SQLite. No text of the document has a use for it.
  * Each string holding one is reported in the request validator's shape, beside the other problems.
+ * The same visit refuses objects and arrays nested deeper than MAX_BODY_DEPTH, where it stops.
  */
 import type { ValidatorErrorItem } from './validation-errors.js';
 
@@ -21,24 +22,40 @@ function problemOf(text: string): string | undefined {
   return text.includes('\0') ? NUL : undefined;
 }
 
-/** Every string of `body` (keys included) that holds half of a surrogate pair or NUL, by its path. */
+/**
+ * How deep objects and arrays may lie within each other in a body. The document's deepest input is
+ * 4 levels (a bulk's items, their lines, a line's object); this visit, and anything after it that
+ * recurses over the body, would exhaust the stack on thousands (a 12 KB body of nested arrays).
+ */
+export const MAX_BODY_DEPTH = 32;
+
+const TOO_DEEP = `must not nest objects and arrays more than ${MAX_BODY_DEPTH} levels deep`;
+
+/**
+ * Every string of `body` (keys included) that holds half of a surrogate pair or NUL, by its path,
+ * and the first place where objects and arrays lie deeper than MAX_BODY_DEPTH (not visited further).
+ */
 export function unstorableText(body: unknown): ValidatorErrorItem[] {
   const found: ValidatorErrorItem[] = [];
-  const visit = (value: unknown, path: string): void => {
+  let tooDeep = false;
+  const visit = (value: unknown, path: string, depth: number): void => {
     if (typeof value === 'string') {
       const message = problemOf(value);
       if (message) found.push({ path, message, errorCode: 'format.openapi.validation' });
+    } else if (typeof value === 'object' && value !== null && depth >= MAX_BODY_DEPTH) {
+      if (!tooDeep) found.push({ path, message: TOO_DEEP, errorCode: 'maxDepth.openapi.validation' });
+      tooDeep = true;
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, `${path}/${index}`));
+      value.forEach((item, index) => visit(item, `${path}/${index}`, depth + 1));
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
         const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
         const message = problemOf(key);
         if (message) found.push({ path: at, message, errorCode: 'format.openapi.validation' });
-        else visit(item, at);
+        else visit(item, at, depth + 1);
       }
     }
   };
-  visit(body, '/body');
+  visit(body, '/body', 0);
   return found;
 }
