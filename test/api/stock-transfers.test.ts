@@ -9,7 +9,8 @@ import { harness, type Harness } from '../helpers/harness.js';
 import { freshArticle, kgArticle } from '../fixtures/articles.js';
 import { eventsOf, inventoryState, movementsOf } from '../fixtures/probes.js';
 import { buc, createSalesOrder, moveThrough } from '../fixtures/sales-orders.js';
-import { adjust, deltaLine } from '../fixtures/stock-adjustments.js';
+import { adjust, countLine, deltaLine } from '../fixtures/stock-adjustments.js';
+import { MAX_BALANCE } from '../../src/kernel/quantity.js';
 import { transfer, transferLine, type TransferLine } from '../fixtures/stock-transfers.js';
 import { levels, receiveStock } from '../fixtures/stock.js';
 
@@ -62,6 +63,20 @@ describe('POST /api/stock/transfers', () => {
     expect(await eventsOf(h.db, world.client.id, 'stock.transferred', made.id)).to.deep.equal([made]);
   });
 
+  it('When the destination already holds the most a balance may (10^12), Then a 422 on the quantity says so, and the message does not call the source short', async () => {
+    const a = await freshArticle(world);
+    await adjust(world, [countLine(a, MAX_BALANCE, 'STOC_QUARANTINE'), countLine(a, 5)], { reason: 'count' });
+    const before = await inventoryState(h.db, world.client.id);
+    const res = await post([transferLine(a, 5, [w1, 'STOC_OK'], [w1, 'STOC_QUARANTINE'])]).expect(422);
+    expect(res.body).to.deep.equal({
+      message: 'The transfer cannot be made; nothing was moved.',
+      errors: {
+        'items.0.quantity_um3pl': [`Moving 5 would take the STOC_QUARANTINE stock of article ${a.code} in warehouse ${w1} above the most a stock balance holds on hand, ${MAX_BALANCE}.`],
+      },
+    });
+    expect(await inventoryState(h.db, world.client.id)).to.deep.equal(before);
+  });
+
   it('When open sales orders reserve part of the source, Then only the available rest can move: more is a 422 naming on hand, reserved and available, and nothing moves', async () => {
     const a = await freshArticle(world);
     await receiveStock(world, a, 10);
@@ -69,7 +84,7 @@ describe('POST /api/stock/transfers', () => {
     const before = await inventoryState(h.db, world.client.id);
     const res = await post([transferLine(a, 4, [w1, 'STOC_OK'], [w2, 'STOC_OK'])]).expect(422);
     expect(res.body).to.deep.equal({
-      message: 'Not enough stock is available to transfer; nothing was moved.',
+      message: 'The transfer cannot be made; nothing was moved.',
       errors: {
         'items.0.quantity_um3pl': [`Not enough available STOC_OK stock of article ${a.code} in warehouse ${w1}: 10 on hand, 7 reserved by open sales orders, 3 available, 4 to move.`],
       },

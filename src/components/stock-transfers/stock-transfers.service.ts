@@ -33,7 +33,7 @@ const messages = {
   codeTaken: codeTakenMessage('internal_code'),
   notWarehouse: 'The warehouse_id must be a warehouse of the provider.',
   samePlace: 'The to place must differ from the from place: another warehouse, another stock type, or both.',
-  notApplied: 'Not enough stock is available to transfer; nothing was moved.',
+  notApplied: 'The transfer cannot be made; nothing was moved.',
 };
 
 /** The filters of GET /api/stock/transfers, as its query names them (GraphQL's `stock_transfers` takes the same). */
