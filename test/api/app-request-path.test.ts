@@ -218,10 +218,22 @@ describe('Request path', () => {
     });
 
     for (const company of ['abc', '0', '99999999999']) {
-      it(`When X-Company-Id is "${company}", Then it is 422 keyed X-Company-Id (before the body is looked at)`, async () => {
-        const expected = { message: INVALID, errors: { 'X-Company-Id': ['The X-Company-Id header must be a positive integer of at most 2147483647.'] } };
-        await world.as('operator', null).post('/api/articles').set('X-Company-Id', company).send(badBody).expect(422, expected);
-        await world.as('operator', null).get('/api/companies').set('X-Company-Id', company).expect(422, expected);
+      it(`When X-Company-Id is "${company}", Then it is 422 keyed X-Company-Id, listed with the body's and the query's problems`, async () => {
+        const header = { 'X-Company-Id': ['The X-Company-Id header must be a positive integer of at most 2147483647.'] };
+        const write = await world.as('operator', null).post('/api/articles').set('X-Company-Id', company).send(badBody).expect(422);
+        expect(write.body).to.deep.equal({
+          message: INVALID,
+          errors: {
+            ...header,
+            article_code: ['The article_code field is required.'],
+            description: ['The description field is required.'],
+            um3pl: ['The um3pl field must be a string.'],
+            colour: ['The colour field is not allowed.'],
+          },
+        });
+        await world.as('operator', null).get('/api/companies').set('X-Company-Id', company).expect(422, { message: INVALID, errors: header });
+        const read = await world.as('operator', null).get('/api/articles?per_page=0').set('X-Company-Id', company).expect(422);
+        expect(read.body.errors).to.deep.equal({ ...header, per_page: ['The per_page field must be at least 1.'] });
       });
     }
   });

@@ -62,7 +62,7 @@ describe('POST /api/articles (bad input)', () => {
   });
 
   it('When the Idempotency-Key is 300 characters long, Then it answers 422 keyed Idempotency-Key', async () => {
-    await refused(valid(), { 'Idempotency-Key': ['The Idempotency-Key field must not be longer than 255 characters.'] }, {}, { 'Idempotency-Key': 'k'.repeat(300) });
+    await refused(valid(), { 'Idempotency-Key': ['The Idempotency-Key header must not be longer than 255 characters.'] }, {}, { 'Idempotency-Key': 'k'.repeat(300) });
   });
 
   it('When strings are over their maxLength, Then it answers 422 on each', async () => {

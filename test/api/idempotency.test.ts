@@ -180,7 +180,7 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       const res = await post('k'.repeat(256), body).expect(422);
       expect(res.body).to.deep.equal({
         message: INVALID,
-        errors: { 'Idempotency-Key': ['The Idempotency-Key field must not be longer than 255 characters.'] },
+        errors: { 'Idempotency-Key': ['The Idempotency-Key header must not be longer than 255 characters.'] },
       });
       expect(await count('articles', { article_code: body.article_code })).to.equal(0);
       expect(await keyRows('k'.repeat(256))).to.have.length(0);
@@ -193,7 +193,7 @@ describe('Idempotency-Key (POST /api/articles)', () => {
       const res = await post(utf8, body).expect(422);
       expect(res.body).to.deep.equal({
         message: INVALID,
-        errors: { 'Idempotency-Key': ['The Idempotency-Key field must be printable ASCII characters (letters, digits, punctuation, spaces; no accented letters).'] },
+        errors: { 'Idempotency-Key': ['The Idempotency-Key header must be printable ASCII characters (letters, digits, punctuation, spaces; no accented letters).'] },
       });
       expect(await count('articles', { article_code: body.article_code })).to.equal(0);
     });
@@ -210,7 +210,7 @@ describe('Idempotency-Key (POST /api/articles)', () => {
     it('When the key is empty, Then it answers 422 on Idempotency-Key (the document says minLength 1)', async () => {
       const body = newBody();
       const res = await post('', body).expect(422);
-      expect(res.body).to.deep.equal({ message: INVALID, errors: { 'Idempotency-Key': ['The Idempotency-Key field must not be empty.'] } });
+      expect(res.body).to.deep.equal({ message: INVALID, errors: { 'Idempotency-Key': ['The Idempotency-Key header must not be empty.'] } });
       expect(await count('articles', { article_code: body.article_code })).to.equal(0);
       expect(await keyRows('')).to.have.length(0);
     });

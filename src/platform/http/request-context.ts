@@ -12,6 +12,8 @@ declare module 'express-serve-static-core' {
     bodyError?: unknown;
     /** Steps 5 and 6: the caller and its company scope. */
     auth?: RequestAuth;
+    /** Step 6: why X-Company-Id names no company (not an id, sent twice), listed by step 7 with the request's other problems. */
+    companyIdProblem?: string;
   }
 }
 

@@ -96,32 +96,32 @@ function listOfChoices(parameter: Parameter | undefined): string | undefined {
  * "must be url encoded": every query parameter of its copy takes reserved characters, see
  * openapi/reserved-characters.ts.)
  */
-function validatorSentence(field: string, message: string, parameter: Parameter | undefined): string | undefined {
-  if (/^Unknown query parameter /.test(message)) return `The ${field} field is not allowed.`;
+function validatorSentence(subject: string, message: string, parameter: Parameter | undefined): string | undefined {
+  if (/^Unknown query parameter /.test(message)) return `The ${subject} is not allowed.`;
   // A value of only whitespace (the document's `pattern: '\S'`, on searches) is as empty.
   if (/^Empty value found for query parameter /.test(message) || message === 'must match pattern "\\S"') {
-    return `The ${field} field must not be empty${parameter?.required ? '' : '; leave it out instead'}.`;
+    return `The ${subject} must not be empty${parameter?.required ? '' : '; leave it out instead'}.`;
   }
   return undefined;
 }
 
-function sentence(field: string, keyword: string, message: string, parameter?: Parameter, listItem = false): string {
-  const reworded = validatorSentence(field, message, parameter);
+function sentence(subject: string, keyword: string, message: string, parameter?: Parameter, listItem = false): string {
+  const reworded = validatorSentence(subject, message, parameter);
   if (reworded) return reworded;
   const choices = keyword === 'enum' && listItem ? listOfChoices(parameter) : undefined;
-  if (choices) return `The ${field} field ${choices}.`;
+  if (choices) return `The ${subject} ${choices}.`;
   switch (keyword) {
     case 'required':
-      return `The ${field} field is required.`;
+      return `The ${subject} is required.`;
     case 'additionalProperties':
-      return `The ${field} field is not allowed.`;
+      return `The ${subject} is not allowed.`;
     case 'format': {
       const format = Object.keys(FORMATS).find((name) => message.includes(`"${name}"`));
-      return `The ${field} field ${format ? FORMATS[format] : message}.`;
+      return `The ${subject} ${format ? FORMATS[format] : message}.`;
     }
     default:
       // ajv's phrases ("must be integer") name no subject; the validator's own messages are sentences.
-      return message.startsWith('must ') ? `The ${field} field ${reword(message)}.` : `${message.replace(/\.+$/, '')}.`;
+      return message.startsWith('must ') ? `The ${subject} ${reword(message)}.` : `${message.replace(/\.+$/, '')}.`;
   }
 }
 
@@ -169,10 +169,12 @@ export function toFieldErrors(items: readonly ValidatorErrorItem[], parameters: 
 function messagesOf(field: string, items: readonly ValidatorErrorItem[], parameters: readonly Parameter[], body: SchemaNode | undefined): string[] {
   if (items.some((item) => keywordOf(item) === 'anyOf' || keywordOf(item) === 'oneOf')) return [alternativesMessage(field, items, body)];
   const parameter = parameters.find((p) => p.name === field);
+  // A header is named as one (errors.md): "The Idempotency-Key header must …".
+  const subject = `${field} ${parameter?.in === 'header' ? 'header' : 'field'}`;
   const messages: string[] = [];
   for (const item of items) {
     const listItem = /^\/query\/[^/]+\/\d+$/.test(item.path ?? '');
-    const message = item.message ? sentence(field, keywordOf(item), item.message, parameter, listItem) : `The ${field} field is invalid.`;
+    const message = item.message ? sentence(subject, keywordOf(item), item.message, parameter, listItem) : `The ${subject} is invalid.`;
     if (!messages.includes(message)) messages.push(message);
   }
   return messages;

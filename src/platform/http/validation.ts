@@ -103,6 +103,11 @@ const CALENDAR_FORMATS = { date: fullFormats.date, 'date-time': fullFormats['dat
  * validator says about the same field: it read the value after the parser and its own coercion
  * had changed it (` ` read as 0 "must be at least 1", `page=1&page=2` as a list "must be an integer").
  */
+/** Step 6's refusal of X-Company-Id (tenancy.ts), in the validator's shape; it replaces the validator's own of the header. */
+function companyIdProblem(req: Request): ValidatorErrorItem[] {
+  return req.companyIdProblem === undefined ? [] : [{ path: '/headers/x-company-id', message: req.companyIdProblem, errorCode: 'companyId.openapi.validation' }];
+}
+
 function withProblems(error: unknown, items: ValidatorErrorItem[]): unknown {
   if (error === undefined) return new OpenApiValidator.error.BadRequest({ path: items[0]!.path!, message: 'request is invalid', errors: items as never });
   if (!(error instanceof OpenApiValidator.error.BadRequest)) return error;
@@ -130,7 +135,14 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
     if (refused) throw refused;
     readAbsentBodyAsEmpty(req);
     // Read before the validator coerces the parameters.
-    const problems = [...unknownOrEmptyParameters(req), ...undecodableParameters(req), ...repeatedParameters(req), ...nonDecimalIntegers(req), ...unstorableText(req.body)];
+    const problems = [
+      ...companyIdProblem(req),
+      ...unknownOrEmptyParameters(req),
+      ...undecodableParameters(req),
+      ...repeatedParameters(req),
+      ...nonDecimalIntegers(req),
+      ...unstorableText(req.body),
+    ];
     return validate(req, res, (error?: unknown) => {
       if (problems.length > 0) return next(withProblems(error, problems));
       return error ? next(error) : next(infiniteParameter(req));

@@ -39,7 +39,7 @@ describe('toFieldErrors', () => {
 
     it('When the error is on a header, Then the key is its name in the case the parameters give (X-Company-Id)', () => {
       expect(one('/headers/x-company-id', 'type', 'must be integer')).to.deep.equal({
-        'X-Company-Id': ['The X-Company-Id field must be an integer.'],
+        'X-Company-Id': ['The X-Company-Id header must be an integer.'],
       });
       expect(Object.keys(one('/headers/idempotency-key', 'maxLength', 'must NOT have more than 255 characters'))).to.deep.equal([
         'Idempotency-Key',
@@ -214,7 +214,7 @@ describe('toFieldErrors', () => {
         PARAMETERS,
       );
       expect(errors).to.deep.equal({
-        'X-Company-Id': ['The X-Company-Id field must be an integer.', 'The X-Company-Id field must be at least 1.'],
+        'X-Company-Id': ['The X-Company-Id header must be an integer.', 'The X-Company-Id header must be at least 1.'],
       });
     });
 
