@@ -1854,7 +1854,8 @@ export interface components {
         Quantity: number;
         /**
          * @description A quantity greater than 0 with at most three decimals (trailing zeros do not count: `"1.5000"`
-         *     is 1.5): a JSON number, or a string with a decimal point or comma (`"1,5"` is 1.5). Whole
+         *     is 1.5): a JSON number, or a string with a decimal point or comma (`"1,5"` is 1.5) and digits
+         *     on both sides of it (`".5"` and `"5."` are refused); spaces around it are ignored. Whole
          *     numbers only where the article or the unit catalogue requires it. A JSON number is read as an
          *     IEEE 754 double, so one with more digits than a double holds arrives rounded
          *     (`2.9999999999999999` is 3, `1e-400` is 0): send a string to have exactly your decimals checked.
@@ -2292,7 +2293,8 @@ export interface components {
         StockAdjustmentReason: "count" | "damage" | "loss" | "found" | "expiry" | "correction";
         /**
          * @description A change of stock, not 0: positive adds, negative takes away. A JSON number or a string with a
-         *     decimal point or comma (`"-1,5"`: a minus right before the digits, no plus sign), at most three
+         *     decimal point or comma (`"-1,5"`: a minus right before the digits, no plus sign; spaces around
+         *     it are ignored), at most three
          *     decimals, between -1000000000 and 1000000000; whole numbers only where the article or the unit
          *     catalogue requires it. A JSON number is read as a double (see QuantityInput): send a string
          *     to have exactly your decimals checked.
