@@ -15,7 +15,7 @@ import { createOrderOf } from '../fixtures/purchase-orders.js';
 import { receive } from '../fixtures/receptions.js';
 import { createSalesOrderOf, moveThrough } from '../fixtures/sales-orders.js';
 
-const SAME_CLIENT = 'The sales_order_id must be a delivered sales order of the same client.';
+const SAME_CLIENT = 'The sales_order_id must be a sales order of the same client that shipped goods (partially_delivered, delivered or closed).';
 const tooMuch = (left: number, delivered: number) => `At most ${left} of this article can still be returned (${delivered} delivered).`;
 
 type Line = { article_id: number; um3pl: string; quantity_um3pl: number | string; stock_type?: string };

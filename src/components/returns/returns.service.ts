@@ -31,7 +31,7 @@ const messages = {
   tooMuchOfLot: (lot: string, left: number, delivered: number) => `At most ${left} of lot ${lot} can still be returned (${delivered} of it delivered).`,
   expiryNotShipped: (what: string, orderId: number, shipped: readonly string[]) =>
     `${what} shipped on sales order ${orderId} with the expiry date ${shipped.join(' or ')}; give the expiry date it left with.`,
-  notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
+  notReturnable: 'The sales_order_id must be a sales order of the same client that shipped goods (partially_delivered, delivered or closed).',
 };
 
 /** The filters of GET /api/returns, as its query names them (GraphQL's `returns` takes the same). */

@@ -32,7 +32,7 @@ export const messages = {
   notClientPartner: 'The partner_id must be a client partner of a client in scope.',
   otherClient: "The partner_id must be a client partner of the order's client.",
   codeTaken: codeTakenMessage('internal_code'),
-  notReturnable: 'The sales_order_id must be a delivered sales order of the same client.',
+  notReturnable: 'The sales_order_id must be a sales order of the same client that shipped goods (partially_delivered, delivered or closed).',
   notShipped: (id: number, status: SalesOrderStatus) =>
     `Sales order ${id} is ${status}; only an order that shipped something (partially_delivered, delivered or closed) can be returned against.`,
   onlyWhileNew: (field: string, status: SalesOrderStatus) => `The ${field} can change only while the order is new; it is ${status}.`,
