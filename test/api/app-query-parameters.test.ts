@@ -84,6 +84,17 @@ describe('Request path: query and path parameters', () => {
       expect(res.body.errors.per_page).to.deep.equal(['The per_page field must be at least 1.']);
     });
 
+    it('When a parameter is written with brackets (status[]=new, per_page[0]=5, as PHP and qs write arrays), Then one message says to send it without them, not three', async () => {
+      await refused('/api/sales-orders?status[]=new&per_page[0]=5&page=0', {
+        'status[]': ['The status[] field is not allowed: send status without brackets (status=…).'],
+        'per_page[0]': ['The per_page[0] field is not allowed: send per_page without brackets (per_page=…).'],
+        page: ['The page field must be at least 1.'],
+      });
+      // Sent without brackets too, the parameter keeps its own problems.
+      const both = await world.as('operator').get('/api/sales-orders?status[]=new&status=x').expect(422);
+      expect(Object.keys(both.body.errors).sort()).to.deep.equal(['status', 'status[]']);
+    });
+
     it('When several parameters are unknown or empty, Then each is named once, in one 422', async () => {
       await refused('/api/companies?colour=red&size=&page=&per_page=101', {
         colour: ['The colour field is not allowed.'],

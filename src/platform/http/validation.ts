@@ -15,7 +15,7 @@ import type { RequestWithOpenApi } from './request-context.js';
 import { nonDecimalIntegers } from './integer-parameters.js';
 import { undecodableParameters } from './query-encoding.js';
 import { repeatedParameters } from './repeated-parameters.js';
-import { unknownOrEmptyParameters } from './unknown-parameters.js';
+import { bracketedOnly, unknownOrEmptyParameters } from './unknown-parameters.js';
 import { unstorableText } from './unstorable-text.js';
 import type { ValidatorErrorItem } from './validation-errors.js';
 
@@ -108,10 +108,11 @@ function companyIdProblem(req: Request): ValidatorErrorItem[] {
   return req.companyIdProblem === undefined ? [] : [{ path: '/headers/x-company-id', message: req.companyIdProblem, errorCode: 'companyId.openapi.validation' }];
 }
 
-function withProblems(error: unknown, items: ValidatorErrorItem[]): unknown {
+/** The validator's `error` with `items` added; its own errors at their paths, or at `covered`, dropped. */
+function withProblems(error: unknown, items: ValidatorErrorItem[], covered: readonly string[] = []): unknown {
   if (error === undefined) return new OpenApiValidator.error.BadRequest({ path: items[0]!.path!, message: 'request is invalid', errors: items as never });
   if (!(error instanceof OpenApiValidator.error.BadRequest)) return error;
-  const paths = new Set<string | undefined>(items.map((item) => item.path));
+  const paths = new Set<string | undefined>([...items.map((item) => item.path), ...covered]);
   error.errors = [...(error.errors ?? []).filter((e) => !paths.has(e.path)), ...items] as never;
   return error;
 }
@@ -143,8 +144,10 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
       ...nonDecimalIntegers(req),
       ...unstorableText(req.body),
     ];
+    // Before the validator, which adds `status` to the query for a `status[]`.
+    const covered = problems.length > 0 ? bracketedOnly(req, problems) : [];
     return validate(req, res, (error?: unknown) => {
-      if (problems.length > 0) return next(withProblems(error, problems));
+      if (problems.length > 0) return next(withProblems(error, problems, covered));
       return error ? next(error) : next(infiniteParameter(req));
     });
   };
