@@ -1521,9 +1521,11 @@ export interface paths {
          *     (`BAD_USER_INPUT` for a 422, such as a `limit` out of range).
          *     The schema has queries only: writes go through REST, and a mutation or a subscription is
          *     refused before it runs (200 with `errors`, `GRAPHQL_VALIDATION_FAILED`).
-         *     A query deeper than 15 levels, with more than 15 aliases, or costing more than 75000 is refused
-         *     before it runs (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`, the
-         *     others' `GRAPHQL_VALIDATION_FAILED`, as an unknown field's). So are variables that do not fit
+         *     A query deeper than 15 levels, with more than 15 aliases (aliases of `__typename` do not count),
+         *     of more than 2000 tokens (each name, value and punctuation mark), repeating fields too often
+         *     for graphql-js to check that they merge, or costing more than 75000 is refused before it runs
+         *     (200 with `errors` and no `data`; the cost's code is `QUERY_TOO_COSTLY`, the others'
+         *     `GRAPHQL_VALIDATION_FAILED`, as an unknown field's). So are variables that do not fit
          *     their types or a required one left out (`BAD_USER_INPUT`). A document whose operation cannot
          *     be chosen (an `operationName` it does not have, several operations and no `operationName`, or
          *     fragments alone) answers 400 `OPERATION_RESOLUTION_FAILURE`, naming the operations it has. Its

@@ -24,6 +24,7 @@ import { MAX_QUERY_COST, useQueryCostLimit } from '../platform/graphql/cost.js';
 import { useErrorLog, useOperationMetrics } from './observability.js';
 import { useOperationChoice } from './operation-choice.js';
 import { useQueriesOnly } from './queries-only.js';
+import { useValidationAbortedMessage } from './validation-aborted.js';
 import type { Metrics } from '../platform/metrics.js';
 
 /** What the handler hands to yoga with each request. */
@@ -135,6 +136,18 @@ const reportedAsRefused = {
   ],
 };
 
+/**
+ * The token limit is met while parsing, with no validation context to report through: its refusal
+ * is thrown, worded as the other limits' (GRAPHQL_VALIDATION_FAILED), not as armor's "Syntax Error"
+ * (the query is not malformed).
+ */
+function refuseTooManyTokens(): never {
+  throw new GraphQLError(
+    `The query has more than ${GRAPHQL_LIMITS.tokens} tokens (each name, value and punctuation mark counts): split it into several queries, or send long values as variables.`,
+    { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+  );
+}
+
 export function createGraphQLServer(options: { logger: Logger; production: boolean; metrics: Pick<Metrics, 'graphqlOperation'> }): YogaServerInstance<GraphQLServerContext, GraphQLContext> {
   const { logger, production } = options;
   const errorLog = useErrorLog(logger, isUnexpectedError);
@@ -167,10 +180,11 @@ export function createGraphQLServer(options: { logger: Logger; production: boole
     plugins: [
       useOperationChoice(),
       useQueriesOnly(),
+      useValidationAbortedMessage(),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, ignoreIntrospection: false, ...reportedAsRefused }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportedAsRefused }),
       useQueryCostLimit(),
-      maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
+      maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens, onReject: [refuseTooManyTokens] }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.directives, ...reportedAsRefused }),
       ...(production ? [blockFieldSuggestionsPlugin()] : []),
       useGraphQlJit({}, { enableIf: askedBefore() }),
