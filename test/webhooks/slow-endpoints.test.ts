@@ -1,12 +1,13 @@
 /**
  * One subscription's slow endpoint does not hold up the others: the worker sends at most
- * SENDS_PER_SUBSCRIPTION deliveries of one subscription at once, keeps its other sends going for
+ * SENDS_PER_SUBSCRIPTION deliveries of one subscription at once (SENDS_PER_COMPANY of one company's
+ * subscriptions together, so that a tenant's many slow subscriptions leave the others sends too), keeps its other sends going for
  * everyone else (a slot claims again as soon as its send ends, not when the slowest of a batch
  * does), and its rounds go on fanning out new events while the slow sends wait.
  */
 import { expect } from 'chai';
 import type { SendResult } from '../../src/components/webhooks/webhooks.sender.js';
-import { PARALLEL_SENDS, SENDS_PER_SUBSCRIPTION } from '../../src/components/webhooks/webhooks.worker.js';
+import { PARALLEL_SENDS, SENDS_PER_COMPANY, SENDS_PER_SUBSCRIPTION } from '../../src/components/webhooks/webhooks.worker.js';
 import { createWorld } from '../helpers/factories.js';
 import { until } from '../helpers/net.js';
 import { createArticle, deliveries, isolatedApp, subscribe, testWorker, type Clock, type Isolated } from './support.js';
@@ -66,5 +67,40 @@ describe('Webhook deliveries next to a slow endpoint', () => {
       await worker.stop();
     }
     expect(mostSlowUnderWay).to.equal(SENDS_PER_SUBSCRIPTION);
+  });
+
+  it(`When one company's many subscriptions all hold their requests open, Then at most ${SENDS_PER_COMPANY} of its sends are under way and another company gets every event at once`, async () => {
+    const holder = await createWorld(h.app, h.db);
+    const other = await createWorld(h.app, h.db);
+    const slow = [];
+    for (let i = 0; i < 4; i++) slow.push(await subscribe(holder, `http://127.0.0.1:9/slow-${i}`, ['article.created']));
+    const fast = await subscribe(other, 'http://127.0.0.1:9/fast', ['article.created']);
+    const held: Array<() => void> = [];
+    let mostSlowUnderWay = 0;
+    const worker = testWorker(h.db, Date.now as Clock, {
+      pollMs: 20,
+      send: async (url): Promise<SendResult> => {
+        if (url.endsWith('/fast')) return { status: 204 };
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          mostSlowUnderWay = Math.max(mostSlowUnderWay, held.length);
+        });
+        return { status: 204 };
+      },
+    });
+    for (let i = 0; i < 3; i++) await createArticle(holder);
+    worker.start();
+    try {
+      await until(async () => held.length === SENDS_PER_COMPANY, 20_000, 'the holder company at its bound');
+      for (let i = 0; i < PARALLEL_SENDS; i++) await createArticle(other);
+      await until(async () => (await deliveries(other, fast.id)).filter((d) => d.status === 'delivered').length === PARALLEL_SENDS, 20_000, 'the other company served');
+      expect(held, 'the holder keeps its bound, no more').to.have.length(SENDS_PER_COMPANY);
+    } finally {
+      const releasing = setInterval(() => held.splice(0).forEach((release) => release()), 10);
+      await worker.stop();
+      clearInterval(releasing);
+      for (const release of held.splice(0)) release();
+    }
+    expect(mostSlowUnderWay).to.equal(SENDS_PER_COMPANY);
   });
 });

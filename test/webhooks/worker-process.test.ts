@@ -106,13 +106,15 @@ describe('The webhook worker process', function () {
     expect(log).to.not.include(secret.slice('whsec_'.length));
   });
 
-  it('When SIGTERM arrives while 8 sends are held (4 to each of two subscriptions, its bound) and 2 more are due, Then the sends under way finish and are recorded, the rest are released, and the exit code is 0', async () => {
+  it('When SIGTERM arrives while 8 sends are held (4 to each of two companies\' subscriptions, its bound) and 2 more are due, Then the sends under way finish and are recorded, the rest are released, and the exit code is 0', async () => {
     const world = await createWorld(h.app, h.db);
+    const otherWorld = await createWorld(h.app, h.db);
     const { id: webhookId } = await subscribe(world, receiver.url, ['article.created']);
-    const { id: otherId } = await subscribe(world, `${receiver.url}?other`, ['article.created']);
+    const { id: otherId } = await subscribe(otherWorld, `${receiver.url}?other`, ['article.created']);
     receiver.setDefault('hang');
     const seen = receiver.received.length;
     for (let i = 0; i < 5; i++) await createArticle(world);
+    for (let i = 0; i < 5; i++) await createArticle(otherWorld);
     const worker = startWorker();
     await receiver.waitFor(seen + 8, 30_000);
 
@@ -120,7 +122,7 @@ describe('The webhook worker process', function () {
     expect(await worker.exited).to.deep.equal({ code: 0, signal: null });
 
     expect(receiver.received).to.have.length(seen + 8);
-    const log = [...(await deliveries(world, webhookId)), ...(await deliveries(world, otherId))];
+    const log = [...(await deliveries(world, webhookId)), ...(await deliveries(otherWorld, otherId))];
     expect(log.map((d) => d.status).sort()).to.deep.equal([...Array<string>(2).fill('pending'), ...Array<string>(8).fill('retrying')]);
     for (const d of log.filter((row) => row.status === 'retrying')) expect(d.last_error).to.match(new RegExp(`${TIMEOUT_MS} ms`));
     const claimed = await h.db('webhook_deliveries').whereIn('webhook_id', [webhookId, otherId]).whereNotNull('claim_token').count({ n: '*' });

@@ -142,6 +142,22 @@ export async function insertDeliveries(
   await tx('webhook_deliveries').insert(rows.map((r) => ({ ...r, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })));
 }
 
+/** At most `max` sends at once of one key (a subscription, a company); `sending` counts those under way. */
+export interface SendBound {
+  max: number;
+  sending: ReadonlyMap<number, number>;
+}
+
+/** The keys at their bound. */
+const atBound = (bound: SendBound | undefined): number[] => (bound ? [...bound.sending].filter(([, n]) => n >= bound.max).map(([key]) => key) : []);
+
+/** The company that owns each of these subscriptions. */
+async function companiesOf(tx: Knex, webhookIds: readonly number[]): Promise<Map<number, number>> {
+  if (webhookIds.length === 0) return new Map();
+  const rows = (await tx('webhooks').select('id', 'company_id').whereIn('id', [...new Set(webhookIds)])) as Array<{ id: number | string; company_id: number | string }>;
+  return new Map(rows.map((row) => [Number(row.id), Number(row.company_id)]));
+}
+
 /** The deliveries a worker may claim at `now`: pending or retrying, due, and not held by a live claim. */
 function claimable<T extends Knex.QueryBuilder>(query: T, now: string, prefix = ''): T {
   return query
@@ -164,14 +180,18 @@ function claimable<T extends Knex.QueryBuilder>(query: T, now: string, prefix = 
  * `perSubscription` keeps one subscription from taking every send of the worker: at most `max`
  * deliveries of a subscription are sent at once (`sending` counts those under way). Subscriptions
  * at that bound are left out of the search, and of the rows proposed (a few times `limit`, oldest
- * first) no more are taken of one subscription than its bound leaves.
+ * first) no more are taken of one subscription than its bound leaves. `perCompany` does the same
+ * for the subscriptions of one company together (keyed by the company that owns them), so that one
+ * tenant's slow endpoints, however many subscriptions it makes, cannot hold every send.
  */
 export async function claimDue(
   tx: Knex.Transaction,
-  options: { now: string; until: string; token: string; limit: number; perSubscription?: { max: number; sending: ReadonlyMap<number, number> } },
+  options: { now: string; until: string; token: string; limit: number; perSubscription?: SendBound; perCompany?: SendBound },
 ): Promise<number> {
   const bound = options.perSubscription;
-  const full = bound ? [...bound.sending].filter(([, n]) => n >= bound.max).map(([id]) => id) : [];
+  const companyBound = options.perCompany;
+  const full = atBound(bound);
+  const fullCompanies = atBound(companyBound);
   // The deliveries alone, in the order of their due-time index, so that the search stops at its
   // limit: joined to webhooks (for `active`), MariaDB read and locked every due delivery, sorted
   // them and kept the first (73,000 rows locked for a claim of 32 in a backlog of 37,000: claims
@@ -179,15 +199,25 @@ export async function claimDue(
   const paused = (await tx('webhooks').where('active', false).pluck('id')) as number[];
   const query = claimable(throughIndex(tx, 'webhook_deliveries', DUE_INDEX).select('id', 'webhook_id'), options.now);
   if (full.length + paused.length > 0) query.whereNotIn('webhook_id', [...full, ...paused]);
-  const due = skipLocked(tx, query.orderBy('next_attempt_at').limit(bound ? options.limit * 4 : options.limit));
+  if (fullCompanies.length > 0) query.whereNotIn('webhook_id', tx('webhooks').select('id').whereIn('company_id', fullCompanies));
+  const due = (await skipLocked(tx, query.orderBy('next_attempt_at').limit(bound || companyBound ? options.limit * 4 : options.limit))) as Array<{
+    id: number | string;
+    webhook_id: number | string;
+  }>;
+  const companyOf = companyBound ? await companiesOf(tx, due.map((row) => Number(row.webhook_id))) : new Map<number, number>();
   const taken = new Map(bound?.sending ?? []);
+  const takenOfCompany = new Map(companyBound?.sending ?? []);
   const ids: number[] = [];
-  for (const row of (await due) as Array<{ id: number | string; webhook_id: number | string }>) {
+  for (const row of due) {
     if (ids.length === options.limit) break;
     const webhook = Number(row.webhook_id);
+    const company = companyOf.get(webhook);
     const sending = taken.get(webhook) ?? 0;
+    const sendingOfCompany = company === undefined ? 0 : (takenOfCompany.get(company) ?? 0);
     if (bound && sending >= bound.max) continue;
+    if (companyBound && sendingOfCompany >= companyBound.max) continue;
     taken.set(webhook, sending + 1);
+    if (company !== undefined) takenOfCompany.set(company, sendingOfCompany + 1);
     ids.push(Number(row.id));
   }
   if (ids.length === 0) return 0;

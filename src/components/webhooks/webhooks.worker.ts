@@ -1,7 +1,8 @@
 /**
  * The webhook worker: fans outbox events out into deliveries for every active subscription that
  * wants them, then sends the due deliveries it has claimed, signed per Standard Webhooks: up to
- * PARALLEL_SENDS at once, at most SENDS_PER_SUBSCRIPTION of one subscription, each slot claiming
+ * PARALLEL_SENDS at once, at most SENDS_PER_SUBSCRIPTION of one subscription and SENDS_PER_COMPANY
+ * of one company's subscriptions together, each slot claiming
  * again as soon as its send ends, so one slow endpoint delays neither the others nor the fan-out. 2xx
  * delivers; 410 switches the subscription off; anything else is retried on the schedule of
  * webhooks.rules.ts, and a subscription failing for three days is switched off. A claim is a lease:
@@ -30,6 +31,12 @@ export const PARALLEL_SENDS = 8;
  * to the timeout) holds half the worker's sends, and the others go on serving everyone else.
  */
 export const SENDS_PER_SUBSCRIPTION = 4;
+/**
+ * At most this many sends at once to the subscriptions of one company together: a tenant with many
+ * slow subscriptions leaves the other companies PARALLEL_SENDS - SENDS_PER_COMPANY sends at least,
+ * and one slow subscription leaves its own company's others SENDS_PER_COMPANY - SENDS_PER_SUBSCRIPTION.
+ */
+export const SENDS_PER_COMPANY = 6;
 /** A round sends at most this many, then fans out again and writes its heartbeat. */
 const MAX_SENDS_PER_ROUND = 200;
 /**
@@ -37,6 +44,13 @@ const MAX_SENDS_PER_ROUND = 200;
  * there, its sends going on: the next round fans out the new events and sends what it can.
  */
 const SLOT_WAIT_MS = 2000;
+
+/** Adds `by` (1 or -1) to the sends under way of `key`; a key with none is removed. */
+function countSend(counts: Map<number, number>, key: number, by: 1 | -1): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
 
 export interface WorkerOptions {
   db: Knex;
@@ -154,18 +168,19 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   /** Sends under way (each ends recorded or not: a failed record is logged), and per subscription. */
   const sends = new Set<Promise<void>>();
   const sendsOf = new Map<number, number>();
+  const sendsOfCompany = new Map<number, number>();
   /** Claims whose sends are under way: each ends when its sends have and its unsent rows are released. */
   const claims = new Set<Promise<void>>();
 
   function startSend(delivery: ClaimedDelivery, token: string): Promise<void> {
-    sendsOf.set(delivery.webhook_id, (sendsOf.get(delivery.webhook_id) ?? 0) + 1);
+    countSend(sendsOf, delivery.webhook_id, 1);
+    countSend(sendsOfCompany, delivery.company_id, 1);
     const send: Promise<void> = attempt(delivery, token)
       .catch((err: unknown) => logger.error({ err, delivery: delivery.id, webhook: delivery.webhook_id }, 'webhook attempt could not be recorded'))
       .finally(() => {
         sends.delete(send);
-        const left = (sendsOf.get(delivery.webhook_id) ?? 1) - 1;
-        if (left > 0) sendsOf.set(delivery.webhook_id, left);
-        else sendsOf.delete(delivery.webhook_id);
+        countSend(sendsOf, delivery.webhook_id, -1);
+        countSend(sendsOfCompany, delivery.company_id, -1);
       });
     sends.add(send);
     return send;
@@ -181,7 +196,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     const token = randomUUID();
     const now = clock();
     const perSubscription = { max: SENDS_PER_SUBSCRIPTION, sending: sendsOf };
-    await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit, perSubscription }));
+    const perCompany = { max: SENDS_PER_COMPANY, sending: sendsOfCompany };
+    await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit, perSubscription, perCompany }));
     const claimed = await queue.claimedBy(db, token);
     if (claimed.length === 0) return 0;
     const verdicts = await withheldNow(db, claimed).catch(async (error: unknown) => {
