@@ -5,7 +5,7 @@
  * both derive their answers from here, so a REST status and a GraphQL code never disagree.
  */
 import * as errors from './errors.js';
-import { isConnectionError, isRetryableTransactionError, isSchemaBehind } from './db/driver-errors.js';
+import { isConnectionError, isRetryableTransactionError, isSchemaBehind, isStorageError } from './db/driver-errors.js';
 
 const STATUS = new Map<Function, number>([
   [errors.BadRequestError, 400],
@@ -66,6 +66,8 @@ export function databaseFaultOf(error: unknown): DatabaseFault | undefined {
     return { message: 'Too many concurrent changes to the same records; nothing was changed. Try again shortly.', retryAfterSeconds: 1 };
   }
   if (isConnectionError(error)) return { message: 'The service is temporarily unavailable. Try again shortly.', retryAfterSeconds: 5 };
+  // A disk full or read-only: an operator's fix takes longer than a link's return.
+  if (isStorageError(error)) return { message: 'The service is temporarily unavailable. Try again shortly.', retryAfterSeconds: 30 };
   // This instance is a new version whose migrations are not applied yet (a release under way).
   if (isSchemaBehind(error)) return { message: 'The service is being upgraded. Try again shortly.', retryAfterSeconds: 10 };
   return undefined;

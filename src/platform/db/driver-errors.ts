@@ -105,6 +105,35 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 /**
+ * SQLite's refusal to roll back what it has already rolled back itself: after a disk full, an I/O
+ * error or a lack of memory it ends the transaction on its own, and knex's ROLLBACK (or ROLLBACK TO
+ * a savepoint) then fails, its error taking the place of the one that ended the transaction.
+ */
+export function isRollbackOfEndedTransaction(error: unknown): boolean {
+  const message = (error as { message?: string } | null)?.message ?? '';
+  return (asDriverError(error).code ?? '').startsWith('SQLITE_ERROR') && /cannot rollback - no transaction is active|no such savepoint/.test(message);
+}
+
+/** SQLite's result codes (and their extended forms, `SQLITE_IOERR_WRITE`) of files it cannot write or read. */
+const SQLITE_STORAGE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN)(_|$)/;
+
+/**
+ * MySQL/MariaDB's errors of storage: disk full (1021), a table full (1114, the disk under it), an
+ * error writing a file (3), and a server in read-only mode (1290 --read-only, 1836).
+ */
+const MYSQL_STORAGE = new Set([3, 1021, 1114, 1290, 1836]);
+
+/**
+ * The database cannot write or read its files: a disk full, a volume that failed or went
+ * read-only. Not a fault of the request, and gone once an operator has fixed it: the client is
+ * told to retry (a 503), as for a database that does not answer, never a 500.
+ */
+export function isStorageError(error: unknown): boolean {
+  const e = asDriverError(error);
+  return SQLITE_STORAGE.test(e.code ?? '') || (e.errno !== undefined && MYSQL_STORAGE.has(e.errno));
+}
+
+/**
  * A table the statement names does not exist (MySQL/MariaDB 1146 ER_NO_SUCH_TABLE, SQLite "no such
  * table"): most often a database never migrated. Requests still answer 500 (on a migrated database
  * it is a bug); the webhook fan-out fails its round as a whole, and the CLI says to migrate.

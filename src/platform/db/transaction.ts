@@ -10,7 +10,7 @@
  */
 import type { Knex } from 'knex';
 import { engineOf } from './database.js';
-import { isRetryableTransactionError } from './driver-errors.js';
+import { isRetryableTransactionError, isRollbackOfEndedTransaction } from './driver-errors.js';
 import { nowDb } from '../../kernel/time.js';
 
 export interface TransactionOptions {
@@ -118,17 +118,25 @@ async function writeLeftRows(tx: Knex.Transaction, pending: Map<CommitWriter<nev
 export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   if (db.isTransaction) return work(db as Knex.Transaction);
   const config: Knex.TransactionConfig | undefined = options.readCommitted && engineOf(db) === 'mysql' ? { isolationLevel: 'read committed' } : undefined;
+  let failure: unknown;
   const run = async (tx: Knex.Transaction): Promise<T> => {
     const pending = new Map<CommitWriter<never>, LeftRows>();
     atCommit.set(tx, pending);
-    const result = await work(tx);
-    await writeLeftRows(tx, pending);
-    return result;
+    try {
+      const result = await work(tx);
+      await writeLeftRows(tx, pending);
+      return result;
+    } catch (error) {
+      failure = error;
+      throw error;
+    }
   };
   for (let attempt = 1; ; attempt++) {
+    failure = undefined;
     try {
       return await db.transaction(run, config);
-    } catch (error) {
+    } catch (thrown) {
+      const error = failure !== undefined && isRollbackOfEndedTransaction(thrown) ? failure : thrown;
       if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, retryPauseMs(attempt)));
     }
@@ -146,12 +154,20 @@ export async function inSavepoint<T>(tx: Knex.Transaction, work: (savepoint: Kne
   const pending = atCommit.get(owner);
   const before = pending && [...pending].map(([writer, left]) => [writer, left.rows.length, left.sealed] as const);
   for (const left of pending?.values() ?? []) left.sealed = left.rows.length;
+  let failure: unknown;
   try {
-    return await tx.transaction((savepoint) => {
+    return await tx.transaction(async (savepoint) => {
       ownerOf.set(savepoint, owner);
-      return work(savepoint);
+      try {
+        return await work(savepoint);
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
     });
-  } catch (error) {
+  } catch (thrown) {
+    // SQLite may have ended the whole transaction itself (a disk full): the cause goes on, not the failed ROLLBACK TO.
+    const error = failure !== undefined && isRollbackOfEndedTransaction(thrown) ? failure : thrown;
     if (pending && before) {
       const kept = new Map(before.map(([writer, length]) => [writer, length]));
       for (const [writer, left] of pending) {
