@@ -5,7 +5,7 @@
  * both derive their answers from here, so a REST status and a GraphQL code never disagree.
  */
 import * as errors from './errors.js';
-import { isConnectionError, isRetryableTransactionError, isSchemaBehind, isStorageError } from './db/driver-errors.js';
+import { isConnectionError, isLockWaitTimeout, isRetryableTransactionError, isSchemaBehind, isStorageError } from './db/driver-errors.js';
 
 const STATUS = new Map<Function, number>([
   [errors.BadRequestError, 400],
@@ -61,6 +61,10 @@ export interface DatabaseFault {
 }
 
 export function databaseFaultOf(error: unknown): DatabaseFault | undefined {
+  if (isLockWaitTimeout(error)) {
+    // Still waiting after inTransaction's runs: one transaction has held a record this one needs for long.
+    return { message: 'Another change has held records this one needs for several seconds; nothing was changed. Try again shortly.', retryAfterSeconds: 5 };
+  }
   if (isRetryableTransactionError(error)) {
     // Still a deadlock victim after inTransaction's retries: the whole transaction was rolled back.
     return { message: 'Too many concurrent changes to the same records; nothing was changed. Try again shortly.', retryAfterSeconds: 1 };

@@ -66,6 +66,12 @@ export function isRetryableTransactionError(error: unknown): boolean {
   );
 }
 
+/** InnoDB gave up waiting for a row lock another transaction holds (1205; the wait is bounded by database.ts). */
+export function isLockWaitTimeout(error: unknown): boolean {
+  const e = asDriverError(error);
+  return e.errno === 1205 || e.code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
 /**
  * A Galera node that is not part of the primary component, or not synced yet, refuses every
  * statement with 1047 (ER_UNKNOWN_COM_ERROR, "WSREP has not yet prepared node for application

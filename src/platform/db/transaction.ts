@@ -10,7 +10,7 @@
  */
 import type { Knex } from 'knex';
 import { engineOf } from './database.js';
-import { isRetryableTransactionError, isRollbackOfEndedTransaction } from './driver-errors.js';
+import { isLockWaitTimeout, isRetryableTransactionError, isRollbackOfEndedTransaction } from './driver-errors.js';
 import { nowDb } from '../../kernel/time.js';
 
 export interface TransactionOptions {
@@ -26,6 +26,12 @@ export interface TransactionOptions {
 }
 
 export const ATTEMPTS = 10;
+/**
+ * Runs that may end waiting for a lock (1205) before the transaction gives up: each waited the
+ * bound (5 s), so a record held by another transaction for long answers after about 15 s, within a
+ * proxy's timeout, where ten runs took 50 s. Deadlocks, which end at once, keep ATTEMPTS.
+ */
+export const LOCK_WAIT_ATTEMPTS = 3;
 const FIRST_PAUSE_MS = 10;
 const MAX_PAUSE_MS = 500;
 
@@ -131,6 +137,7 @@ export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) =>
       throw error;
     }
   };
+  let lockWaits = 0;
   for (let attempt = 1; ; attempt++) {
     failure = undefined;
     try {
@@ -138,6 +145,7 @@ export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) =>
     } catch (thrown) {
       const error = failure !== undefined && isRollbackOfEndedTransaction(thrown) ? failure : thrown;
       if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
+      if (isLockWaitTimeout(error) && ++lockWaits >= LOCK_WAIT_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, retryPauseMs(attempt)));
     }
   }

@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
 import { createScratchDatabase, type TestDatabase } from '../../helpers/database.js';
 import { createDb } from '../../../src/platform/db/database.js';
 import { testEnv } from '../../helpers/test-env.js';
-import { ATTEMPTS, inSavepoint, inTransaction, retryPauseMs, timeOfWrite, writeAtCommit, type CommitWriter } from '../../../src/platform/db/transaction.js';
+import { ATTEMPTS, inSavepoint, inTransaction, LOCK_WAIT_ATTEMPTS, retryPauseMs, timeOfWrite, writeAtCommit, type CommitWriter } from '../../../src/platform/db/transaction.js';
+import { databaseFaultOf } from '../../../src/platform/error-status.js';
 import { isConnectionError, isRetryableTransactionError } from '../../../src/platform/db/driver-errors.js';
 
 const deadlock = (): Error => Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
@@ -206,7 +207,8 @@ describe('inTransaction', () => {
     const holder = await db.transaction();
     try {
       await holder('tx_probe').where({ id }).update({ label: 'held' });
-      const released = new Promise<void>((resolve) => setTimeout(() => void holder.commit().then(() => resolve()), 3500));
+      // Free after two lock waits of 1 s: the third run (the last LOCK_WAIT_ATTEMPTS allows) gets it.
+      const released = new Promise<void>((resolve) => setTimeout(() => void holder.commit().then(() => resolve()), 2500));
       let runs = 0;
       await inTransaction(bounded, async (tx) => {
         runs++;
@@ -217,6 +219,42 @@ describe('inTransaction', () => {
       expect(await labels()).to.deep.equal(['changed']);
     } finally {
       if (!holder.isCompleted()) await holder.rollback();
+      await bounded.destroy();
+    }
+  });
+
+  it('When a row lock is held for long (MySQL/MariaDB), Then the work gives up after LOCK_WAIT_ATTEMPTS lock waits, a 503 that says another change holds the records; SQLite waits its busy timeout', async function () {
+    this.timeout(20_000);
+    const [probe] = await db('tx_probe').insert({ label: 'locked' }).returning('id');
+    const id = typeof probe === 'object' ? (probe as { id: number }).id : Number(probe);
+    if (testEnv.engine !== 'mysql') {
+      expect(databaseFaultOf(Object.assign(new Error('Lock wait timeout exceeded; try restarting transaction'), { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' }))).to.deep.equal({
+        message: 'Another change has held records this one needs for several seconds; nothing was changed. Try again shortly.',
+        retryAfterSeconds: 5,
+      });
+      return;
+    }
+    const bounded = createDb(database.url, { statementTimeoutMs: 2000 });
+    const holder = await db.transaction();
+    try {
+      await holder('tx_probe').where({ id }).update({ label: 'held' });
+      let runs = 0;
+      const started = Date.now();
+      const failure = await inTransaction(bounded, async (tx) => {
+        runs++;
+        await tx('tx_probe').where({ id }).update({ label: 'changed' });
+      }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(runs).to.equal(LOCK_WAIT_ATTEMPTS);
+      expect(Date.now() - started, 'three waits of 1 s, not ten').to.be.below(6000);
+      expect(databaseFaultOf(failure)).to.deep.equal({
+        message: 'Another change has held records this one needs for several seconds; nothing was changed. Try again shortly.',
+        retryAfterSeconds: 5,
+      });
+    } finally {
+      await holder.rollback();
       await bounded.destroy();
     }
   });
