@@ -10,7 +10,7 @@
 import { hash as digest } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { nowDb } from '../../kernel/time.js';
+import { epochMs, nowDb } from '../../kernel/time.js';
 import { isRetryableTransactionError, isUniqueViolation } from '../db/driver-errors.js';
 import { ConflictError, InputError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
@@ -22,10 +22,23 @@ export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** A claim this old is a request that died before finishing; another may take it over. */
 const ABANDONED_AFTER_MS = 60_000;
 /**
- * The Retry-After of a 409 for a key still in flight: most requests finish within a second; one
- * whose process died is taken over by a retry once its claim is a minute old.
+ * The Retry-After of a 409 for a key still in flight: most requests finish within a second, so a
+ * claim younger than LONG_RUNNING_MS is retried in one. An older one is a long request or one whose
+ * process died, which a retry takes over once the claim is ABANDONED_AFTER_MS old: the client is
+ * told to come back then, not to spend a request a second of its rate limit meanwhile.
  */
 const IN_FLIGHT_RETRY_SECONDS = 1;
+const LONG_RUNNING_MS = 5_000;
+
+/** The 409 of a key whose claim is `heldMs` old. */
+function inFlight(heldMs: number): ConflictError {
+  if (heldMs < LONG_RUNNING_MS) return new ConflictError(`A request with this ${HEADER} is still being processed; retry once it has finished.`, IN_FLIGHT_RETRY_SECONDS);
+  const seconds = Math.max(1, Math.ceil((ABANDONED_AFTER_MS - heldMs) / 1000));
+  return new ConflictError(
+    `A request with this ${HEADER} has been processed for ${Math.floor(heldMs / 1000)} s; if its process died, a retry takes it over once it is ${ABANDONED_AFTER_MS / 1000} s old: retry in ${seconds} s.`,
+    seconds,
+  );
+}
 const HEADER = 'Idempotency-Key';
 
 export interface IdempotencyClaim {
@@ -51,7 +64,8 @@ interface Held {
   claimedAt: string;
 }
 
-type Outcome = ({ kind: 'claimed' } & Held) | { kind: 'replay'; reply: AnyReply } | { kind: 'in-flight' } | { kind: 'mismatch' };
+/** `heldMs`: how old the claim in flight is (0 when not read). */
+type Outcome = ({ kind: 'claimed' } & Held) | { kind: 'replay'; reply: AnyReply } | { kind: 'in-flight'; heldMs: number } | { kind: 'mismatch' };
 
 function dbTime(ms: number): string {
   return nowDb(() => ms);
@@ -83,12 +97,12 @@ async function claim(db: Knex, companyId: number, key: string, hash: string, att
     // Claims of one key racing a request that releases it (its work failed) may deadlock on
     // MySQL/MariaDB: the victim's insert was undone alone, so it claims again (after 3 tries, the
     // key is busy: 409 with Retry-After, as for any request under way).
-    if (isRetryableTransactionError(error)) return attempt > 2 ? { kind: 'in-flight' } : claim(db, companyId, key, hash, attempt + 1);
+    if (isRetryableTransactionError(error)) return attempt > 2 ? { kind: 'in-flight', heldMs: 0 } : claim(db, companyId, key, hash, attempt + 1);
     if (!isUniqueViolation(error)) throw error;
   }
   const row = await keys.findKey(db, companyId, key);
   if (!row || row.expires_at < dbTime(now)) {
-    if (attempt > 2) return { kind: 'in-flight' };
+    if (attempt > 2) return { kind: 'in-flight', heldMs: 0 };
     if (row) await keys.deleteExpiredKey(db, row.id, row.expires_at);
     return claim(db, companyId, key, hash, attempt + 1);
   }
@@ -99,7 +113,7 @@ async function claim(db: Knex, companyId: number, key: string, hash: string, att
   if (row.created_at < dbTime(now - ABANDONED_AFTER_MS) && (await keys.takeOverClaim(db, row.id, row.created_at, claimedAt))) {
     return { kind: 'claimed', id: row.id, claimedAt };
   }
-  return { kind: 'in-flight' };
+  return { kind: 'in-flight', heldMs: Math.max(0, now - epochMs(row.created_at)) };
 }
 
 export function idempotency(deps: { db: Knex; metrics?: Pick<Metrics, 'idempotency'> }): RequestHandler {
@@ -142,7 +156,7 @@ export function idempotency(deps: { db: Knex; metrics?: Pick<Metrics, 'idempoten
         return;
       case 'in-flight':
         deps.metrics?.idempotency('conflict');
-        throw new ConflictError(`A request with this ${HEADER} is still being processed; retry once it has finished.`, IN_FLIGHT_RETRY_SECONDS);
+        throw inFlight(outcome.heldMs);
       case 'mismatch':
         deps.metrics?.idempotency('mismatch');
         throw new InputError({ [HEADER]: [`This ${HEADER} was already used with a different request.`] });
