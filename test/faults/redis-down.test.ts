@@ -113,6 +113,18 @@ describe('Redis down with REDIS_URL set (behind a TCP proxy)', function () {
     expect(res.body.checks).to.include({ redis: false, cache: false, database: true });
   });
 
+  it('When the link is cut part-way through a client\'s minute, Then this process goes on from the requests Redis had counted (it counts them too), not from zero', async () => {
+    // Counting in Redis again after the last test's cut.
+    await until(async () => (await health()).checks.redis === true, 10_000, 'health to show redis true');
+    const user = await createUser(h.db, { superAdmin: true });
+    const request = async () => (await unchecked(h.app, { token: user.token }).get('/api/companies').timeout(DOWN_BOUND_MS + 1000)).status;
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push(await request());
+    proxy!.cut('reset');
+    for (let i = 0; i < 3; i++) statuses.push(await request());
+    expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+  });
+
   it('When Redis is back after a cut, Then health shows redis true and the counts are in Redis again (shared with the other instance), on its own', async () => {
     proxy!.cut('reset');
     await burst(2);

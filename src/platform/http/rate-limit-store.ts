@@ -1,8 +1,8 @@
 /**
  * Where the rate limits count: in this process, or in Redis when a Redis client is given so that
  * instances share the counts. While Redis does not answer, counting goes on in this process (each
- * instance on its own, with one warning when it starts and one line when Redis is back): a limit
- * is never lifted because Redis is down. Every count tries Redis first, which costs nothing while
+ * instance on its own, with one warning when it starts and one line when Redis is back), from the
+ * counts this process made meanwhile: a limit is never lifted because Redis is down. Every count tries Redis first, which costs nothing while
  * its client is offline (its commands fail at once) and at most the command timeout while it hangs
  * (platform/redis.ts), so counting returns to Redis as soon as it answers.
  */
@@ -99,18 +99,29 @@ class RedisOrLocalStore implements Store {
     }
   }
 
+  /**
+   * In Redis, and here too: should Redis stop answering, this process goes on from the requests it
+   * has let through this window, not from zero (a client got a fresh limit each time Redis went).
+   */
   increment(key: string): Promise<IncrementResponse> {
-    return this.counted(() => this.redis.increment(key), () => this.local.increment(key));
+    return this.counted(
+      async () => {
+        const shared = await this.redis.increment(key);
+        await this.local.increment(key);
+        return shared;
+      },
+      () => this.local.increment(key),
+    );
   }
 
   get(key: string): Promise<ClientRateLimitInfo | undefined> {
     return this.counted(() => this.redis.get(key), () => this.local.get(key));
   }
 
-  /** Gives back a count (a request the limit does not count after all), where it was most likely made. */
+  /** Gives back a count (a request the limit does not count after all): here, and in Redis where it was most likely made there too. */
   async decrement(key: string): Promise<void> {
-    if (this.link.answering) await this.redis.decrement(key).catch(() => this.local.decrement(key));
-    else await this.local.decrement(key);
+    if (this.link.answering) await this.redis.decrement(key).catch(() => undefined);
+    await this.local.decrement(key);
   }
 
   async resetKey(key: string): Promise<void> {
