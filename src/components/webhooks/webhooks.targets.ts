@@ -24,6 +24,7 @@ for (const [network, prefix] of [
   ['192.0.2.0', 24], // documentation (TEST-NET-1, -2, -3)
   ['198.51.100.0', 24],
   ['203.0.113.0', 24],
+  ['192.88.99.0', 24], // the 6to4 relay anycast (deprecated by RFC 7526, IANA special-purpose)
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 4],
