@@ -113,6 +113,17 @@ describe('Request path: bodies', () => {
     expect(atTheLimit.body.errors).to.deep.equal({ password: ['The password field must be a string.'] });
   });
 
+  it('When a body has thousands of fields the schema does not take, Then the 422 lists the first 100 and counts the rest in its message (it was 4 MB without a token)', async () => {
+    const body: Record<string, unknown> = { email: 'a@example.test', password: 'x' };
+    for (let i = 0; i < 5000; i++) body[`extra${i}`] = i;
+    const res = await login().send(body).expect(422);
+    expect(res.body.message).to.equal('The given data was invalid: 5000 fields have problems, the first 100 are listed.');
+    expect(Object.keys(res.body.errors)).to.have.length(100);
+    expect(res.body.errors.extra0).to.deep.equal(['The extra0 field is not allowed.']);
+    const few = await login().send({ email: 'a@example.test', password: 'x', extra: 1 }).expect(422);
+    expect(few.body).to.deep.equal({ message: INVALID, errors: { extra: ['The extra field is not allowed.'] } });
+  });
+
   it('When the JSON body is over 1 MiB, Then it answers 413 with the error body', async () => {
     const body = JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(1024 * 1024) });
     await login().send(body).expect(413, { message: 'The request body is larger than 1 MiB.' });
