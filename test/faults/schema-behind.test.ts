@@ -11,6 +11,7 @@ import { watchSchema } from '../../src/components/health/schema-watch.js';
 import { createScratchDatabase, type TestDatabase } from '../helpers/database.js';
 import { buildApp } from '../helpers/harness.js';
 import { api, unchecked } from '../helpers/api.js';
+import { until } from '../helpers/net.js';
 
 describe('An instance whose database lacks migrations of its version', () => {
   let scratch: TestDatabase;
@@ -50,6 +51,24 @@ describe('An instance whose database lacks migrations of its version', () => {
       await watch.check();
       await login(app).expect(422);
       expect(lines.some((l) => l.msg === 'every migration is applied: the upgrade is complete')).to.equal(true);
+    } finally {
+      await watch.stop();
+    }
+  });
+
+  it('When the database does not answer as the watch starts, Then it asks again at its interval and marks the pending migration once the database answers', async () => {
+    await before017();
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const { app } = await buildApp({ deps: { db: scratch.db, logger } });
+    // Its pool destroyed, the database answers nothing ("Unable to acquire a connection"), on either engine.
+    await scratch.db.destroy();
+    const watch = watchSchema(scratch.db, logger, { everyMs: 50 });
+    try {
+      await until(async () => lines.some((l) => l.msg === 'pending migrations not read: asked again at the next interval'), 5000, 'the failed read logged');
+      scratch.db.initialize();
+      await until(async () => lines.some((l) => Array.isArray(l.pending)), 5000, 'the pending migration found at a later interval');
+      await login(app).expect(503);
     } finally {
       await watch.stop();
     }

@@ -28,6 +28,8 @@ const markIfMismatch = (error: unknown): void => {
 
 export function watchSchema(db: Knex, logger: Logger, { everyMs = 10_000 } = {}): SchemaWatch {
   let pending: readonly string[] = [];
+  /** Whether the database has answered once: until then the watch goes on whatever `pending` says. */
+  let read = false;
   let timer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | undefined;
   const behind = (names: readonly string[]): void => {
@@ -49,10 +51,16 @@ export function watchSchema(db: Knex, logger: Logger, { everyMs = 10_000 } = {})
   };
   const check = async (): Promise<void> => {
     checking ??= pendingMigrationNames(db)
-      .then(behind, (err: unknown) => logger.debug({ err }, 'pending migrations not read'))
+      .then(
+        (names) => {
+          read = true;
+          behind(names);
+        },
+        (err: unknown) => logger.warn({ err }, 'pending migrations not read: asked again at the next interval'),
+      )
       .finally(() => (checking = undefined));
     await checking;
-    if (pending.length === 0 && timer !== undefined) {
+    if (read && pending.length === 0 && timer !== undefined) {
       clearInterval(timer);
       timer = undefined;
     }
