@@ -21,12 +21,14 @@ describe('Claims of due webhook deliveries', () => {
   let scratch: TestDatabase;
   let active: number;
   let paused: number;
+  let company: number;
+  let otherActive: number;
 
   before(async () => {
     scratch = await createScratchDatabase();
     const db = scratch.db;
     await migrateLatest(db);
-    const company = await build.insertCompany(db, { name: 'P', type: 'provider' });
+    company = await build.insertCompany(db, { name: 'P', type: 'provider' });
     const hook = (isActive: boolean) => ({ company_id: company, url: 'https://example.com/hook', events: '["*"]', secret: 'whsec_x', active: isActive, created_at: at(T0), updated_at: at(T0) });
     await db('webhooks').insert([hook(false), hook(true)]);
     [paused, active] = ((await db('webhooks').select('id').orderBy('id')) as Array<{ id: number }>).map((r) => Number(r.id)) as [number, number];
@@ -45,6 +47,11 @@ describe('Claims of due webhook deliveries', () => {
       }));
     await db.batchInsert('webhook_deliveries', rows(paused, 0, 5), 200);
     await db.batchInsert('webhook_deliveries', rows(active, 5, DUE), 200);
+    // Another company's subscription, whose deliveries come due after all of those.
+    const other = await build.insertCompany(db, { name: 'Q', type: 'provider' });
+    await db('webhooks').insert({ ...hook(true), company_id: other });
+    otherActive = Number((await db('webhooks').where('company_id', other).first('id'))!.id);
+    await db.batchInsert('webhook_deliveries', rows(otherActive, 5 + DUE, 20), 200);
   });
 
   after(async () => {
@@ -87,6 +94,39 @@ describe('Claims of due webhook deliveries', () => {
       const detail = plan.map((step) => step.detail).join('; ');
       expect(detail).to.match(/USING INDEX webhook_deliveries_next_attempt_at_status_index/);
       expect(detail).not.to.match(/TEMP B-TREE/);
+    }
+  });
+  it('When a company is at its bound of sends, Then its deliveries are passed over and another company\'s are claimed, still by one read of the deliveries alone (MySQL/MariaDB: one plan row)', async () => {
+    const selects: Array<{ sql: string; bindings: unknown[] }> = [];
+    const listen = (query: { sql: string; bindings?: unknown[] }) => {
+      if (/^select .* from [`"]?webhook_deliveries/i.test(query.sql)) selects.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    };
+    const companyOf = new Map<number, number>();
+    const tx = await scratch.db.transaction();
+    scratch.db.on('query', listen);
+    try {
+      const taken = await claimDue(tx, {
+        now: at(T0 + 10_000_000),
+        until: at(T0 + 10_060_000),
+        token: 'claim-bound',
+        limit: 8,
+        perSubscription: { max: 4, sending: new Map() },
+        perCompany: { max: 6, sending: new Map([[company, 6]]), companyOf },
+      });
+      scratch.db.off('query', listen);
+      expect(taken).to.equal(4);
+      const claimed = (await tx('webhook_deliveries').where('claim_token', 'claim-bound').pluck('webhook_id')) as number[];
+      expect(claimed.map(Number)).to.deep.equal([otherActive, otherActive, otherActive, otherActive]);
+    } finally {
+      scratch.db.off('query', listen);
+      await tx.rollback();
+    }
+    expect(selects).to.have.length(1);
+    expect(companyOf.get(otherActive), 'the company of a subscription met is kept').to.be.a('number');
+    if (testEnv.engine === 'mysql') {
+      const [plan] = (await scratch.db.raw(`EXPLAIN ${selects[0]!.sql}`, selects[0]!.bindings as never[])) as [Array<{ key: string | null }>];
+      expect(plan).to.have.length(1);
+      expect(plan[0]!.key).to.equal('webhook_deliveries_next_attempt_at_status_index');
     }
   });
 });

@@ -148,14 +148,23 @@ export interface SendBound {
   sending: ReadonlyMap<number, number>;
 }
 
+/**
+ * The per-company bound, with the company of each subscription the caller has met (a
+ * subscription's company never changes): claimDue reads only the ones it does not know yet.
+ */
+export interface CompanyBound extends SendBound {
+  companyOf: Map<number, number>;
+}
+
 /** The keys at their bound. */
 const atBound = (bound: SendBound | undefined): number[] => (bound ? [...bound.sending].filter(([, n]) => n >= bound.max).map(([key]) => key) : []);
 
-/** The company that owns each of these subscriptions. */
-async function companiesOf(tx: Knex, webhookIds: readonly number[]): Promise<Map<number, number>> {
-  if (webhookIds.length === 0) return new Map();
-  const rows = (await tx('webhooks').select('id', 'company_id').whereIn('id', [...new Set(webhookIds)])) as Array<{ id: number | string; company_id: number | string }>;
-  return new Map(rows.map((row) => [Number(row.id), Number(row.company_id)]));
+/** Adds the owning company of each of these subscriptions that `known` lacks. */
+async function learnCompanies(tx: Knex, webhookIds: readonly number[], known: Map<number, number>): Promise<void> {
+  const unknown = [...new Set(webhookIds)].filter((id) => !known.has(id));
+  if (unknown.length === 0) return;
+  const rows = (await tx('webhooks').select('id', 'company_id').whereIn('id', unknown)) as Array<{ id: number | string; company_id: number | string }>;
+  for (const row of rows) known.set(Number(row.id), Number(row.company_id));
 }
 
 /** The deliveries a worker may claim at `now`: pending or retrying, due, and not held by a live claim. */
@@ -186,7 +195,7 @@ function claimable<T extends Knex.QueryBuilder>(query: T, now: string, prefix = 
  */
 export async function claimDue(
   tx: Knex.Transaction,
-  options: { now: string; until: string; token: string; limit: number; perSubscription?: SendBound; perCompany?: SendBound },
+  options: { now: string; until: string; token: string; limit: number; perSubscription?: SendBound; perCompany?: CompanyBound },
 ): Promise<number> {
   const bound = options.perSubscription;
   const companyBound = options.perCompany;
@@ -196,15 +205,21 @@ export async function claimDue(
   // limit: joined to webhooks (for `active`), MariaDB read and locked every due delivery, sorted
   // them and kept the first (73,000 rows locked for a claim of 32 in a backlog of 37,000: claims
   // slowed with the backlog and deadlocked with the attempts' records).
-  const paused = (await tx('webhooks').where('active', false).pluck('id')) as number[];
+  // The paused subscriptions and those of companies at their bound, read apart (outside the locking read).
+  const passedOver = (await tx('webhooks')
+    .where('active', false)
+    .modify((q) => {
+      if (fullCompanies.length > 0) q.orWhereIn('company_id', fullCompanies);
+    })
+    .pluck('id')) as number[];
   const query = claimable(throughIndex(tx, 'webhook_deliveries', DUE_INDEX).select('id', 'webhook_id'), options.now);
-  if (full.length + paused.length > 0) query.whereNotIn('webhook_id', [...full, ...paused]);
-  if (fullCompanies.length > 0) query.whereNotIn('webhook_id', tx('webhooks').select('id').whereIn('company_id', fullCompanies));
+  if (full.length + passedOver.length > 0) query.whereNotIn('webhook_id', [...full, ...passedOver]);
   const due = (await skipLocked(tx, query.orderBy('next_attempt_at').limit(bound || companyBound ? options.limit * 4 : options.limit))) as Array<{
     id: number | string;
     webhook_id: number | string;
   }>;
-  const companyOf = companyBound ? await companiesOf(tx, due.map((row) => Number(row.webhook_id))) : new Map<number, number>();
+  const companyOf = companyBound?.companyOf ?? new Map<number, number>();
+  if (companyBound) await learnCompanies(tx, due.map((row) => Number(row.webhook_id)), companyOf);
   const taken = new Map(bound?.sending ?? []);
   const takenOfCompany = new Map(companyBound?.sending ?? []);
   const ids: number[] = [];

@@ -169,6 +169,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const sends = new Set<Promise<void>>();
   const sendsOf = new Map<number, number>();
   const sendsOfCompany = new Map<number, number>();
+  /** The company of each subscription met (it never changes): claims read only new ones. */
+  const companyOf = new Map<number, number>();
   /** Claims whose sends are under way: each ends when its sends have and its unsent rows are released. */
   const claims = new Set<Promise<void>>();
 
@@ -196,7 +198,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     const token = randomUUID();
     const now = clock();
     const perSubscription = { max: SENDS_PER_SUBSCRIPTION, sending: sendsOf };
-    const perCompany = { max: SENDS_PER_COMPANY, sending: sendsOfCompany };
+    const perCompany = { max: SENDS_PER_COMPANY, sending: sendsOfCompany, companyOf };
     await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit, perSubscription, perCompany }));
     const claimed = await queue.claimedBy(db, token);
     if (claimed.length === 0) return 0;
