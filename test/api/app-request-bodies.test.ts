@@ -72,6 +72,15 @@ describe('Request path: bodies', () => {
     expect(res.body.errors).to.deep.equal({ body: ['This operation takes no request body.'] });
   });
 
+  it('When an operation that takes no body is sent thousands of fields and a malformed X-Company-Id, Then the 422 lists the header and the first fields, counting the rest', async () => {
+    const body = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, i]));
+    const res = await world.as('operator', null).post('/api/sales-orders/999999/release').set('X-Company-Id', 'abc').send(body).expect(422);
+    expect(res.body.message).to.equal('The given data was invalid: 3001 fields have problems, the first 100 are listed.');
+    expect(Object.keys(res.body.errors)).to.have.length(100);
+    expect(res.body.errors['X-Company-Id']).to.deep.equal(['The X-Company-Id header must be a positive integer of at most 2147483647.']);
+    expect(res.body.errors.k0).to.deep.equal(['The k0 field is not allowed.']);
+  });
+
   for (const [what, headers] of [
     ['Content-Type: application/json', { 'Content-Type': 'application/json' }],
     ['Content-Type: application/json and Content-Encoding: gzip', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }],

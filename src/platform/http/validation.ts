@@ -35,15 +35,22 @@ function infiniteParameter(req: Request): InputError | undefined {
   return new InputError(Object.fromEntries(bad.map(([name]) => [name, [`The ${name} field must be ${typeOf(name) === 'number' ? 'a number' : 'an integer'}.`]])));
 }
 
-/** The 422 for a body sent to an operation without one, or undefined when there is nothing in it. */
-function unexpectedBody(req: Request): InputError | undefined {
+const NO_BODY: ValidatorErrorItem[] = [{ path: '/body', message: 'This operation takes no request body.' }];
+
+/**
+ * The problems of a body sent to an operation without one (none when there is nothing in it), in
+ * the validator's shape: listed with the request's other problems, at most MAX_LISTED_FIELDS.
+ */
+function unexpectedBody(req: Request): ValidatorErrorItem[] {
   const body: unknown = req.body;
-  if (req.operation?.raw.requestBody !== undefined || body === undefined) return undefined;
-  if (typeof body !== 'object' || body === null) return InputError.field('body', 'This operation takes no request body.');
-  if (Array.isArray(body)) return body.length ? InputError.field('body', 'This operation takes no request body.') : undefined;
-  const keys = Object.keys(body);
-  if (keys.length === 0) return undefined;
-  return new InputError(Object.fromEntries(keys.map((key) => [key, [`The ${key} field is not allowed.`]])));
+  if (req.operation?.raw.requestBody !== undefined || body === undefined) return [];
+  if (typeof body !== 'object' || body === null) return NO_BODY;
+  if (Array.isArray(body)) return body.length ? NO_BODY : [];
+  return Object.keys(body).map((key) => ({
+    path: `/body/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    message: 'must NOT have additional properties',
+    errorCode: 'additionalProperties.openapi.validation',
+  }));
 }
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
@@ -98,17 +105,17 @@ function forRequestValidation(document: OpenApiDocument): OpenApiDocument {
  */
 const CALENDAR_FORMATS = { date: fullFormats.date, 'date-time': fullFormats['date-time'] };
 
-/**
- * The validator's error with `items` added, or a new one of them. An item replaces what the
- * validator says about the same field: it read the value after the parser and its own coercion
- * had changed it (` ` read as 0 "must be at least 1", `page=1&page=2` as a list "must be an integer").
- */
 /** Step 6's refusal of X-Company-Id (tenancy.ts), in the validator's shape; it replaces the validator's own of the header. */
 function companyIdProblem(req: Request): ValidatorErrorItem[] {
   return req.companyIdProblem === undefined ? [] : [{ path: '/headers/x-company-id', message: req.companyIdProblem, errorCode: 'companyId.openapi.validation' }];
 }
 
-/** The validator's `error` with `items` added; its own errors at their paths, or at `covered`, dropped. */
+/**
+ * The validator's error with `items` added, or a new one of them. An item replaces what the
+ * validator says about the same field (its errors at the items' paths, and at `covered`, are
+ * dropped): it read the value after the parser and its own coercion had changed it (` ` read as 0
+ * "must be at least 1", `page=1&page=2` as a list "must be an integer").
+ */
 function withProblems(error: unknown, items: ValidatorErrorItem[], covered: readonly string[] = []): unknown {
   if (error === undefined) return new OpenApiValidator.error.BadRequest({ path: items[0]!.path!, message: 'request is invalid', errors: items as never });
   if (!(error instanceof OpenApiValidator.error.BadRequest)) return error;
@@ -132,8 +139,6 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
   const validate = middlewares.find((mw) => mw.name === 'requestMiddleware');
   if (!validate) throw new Error('express-openapi-validator no longer exposes its requestMiddleware: check the upgrade');
   return (req, res, next) => {
-    const refused = unexpectedBody(req);
-    if (refused) throw refused;
     readAbsentBodyAsEmpty(req);
     // Read before the validator coerces the parameters.
     const problems = [
@@ -143,6 +148,7 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
       ...repeatedParameters(req),
       ...nonDecimalIntegers(req),
       ...unstorableText(req.body),
+      ...unexpectedBody(req),
     ];
     // Before the validator, which adds `status` to the query for a `status[]`.
     const covered = problems.length > 0 ? bracketedOnly(req, problems) : [];
