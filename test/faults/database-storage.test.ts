@@ -41,4 +41,18 @@ describe('A SQLite database whose disk is full', () => {
     const made = await world.as('operator').post('/api/articles/bulk').set('Idempotency-Key', 'disk-full-1').send({ items }).expect(200);
     expect(made.body.data).to.have.length(100);
   });
+  it('When the disk fills while a bulk updates known articles (each in a savepoint), Then 503 too, not the failed ROLLBACK TO; with room again, the updates are made', async () => {
+    const { app } = await buildApp({ deps: { db } });
+    const world = await createWorld(app, db);
+    const items = (description: string) => Array.from({ length: 100 }, (_, i) => ({ article_code: `KNOWN-${i}`, description, um3pl: 'BUC' }));
+    await world.as('operator').post('/api/articles/bulk').send({ items: items('short') }).expect(200);
+    const [{ page_count: pages }] = (await db.raw('PRAGMA page_count')) as Array<{ page_count: number }>;
+    await db.raw(`PRAGMA max_page_count = ${pages}`);
+    const full = await world.as('operator').post('/api/articles/bulk').send({ items: items('y'.repeat(1000)) }).expect(503);
+    expect(full.body).to.deep.equal({ message: 'The service is temporarily unavailable. Try again shortly.' });
+    expect(await db('articles').where('article_code', 'like', 'KNOWN-%').distinct('description').pluck('description')).to.deep.equal(['short']);
+
+    await db.raw('PRAGMA max_page_count = 1073741823');
+    await world.as('operator').post('/api/articles/bulk').send({ items: items('y'.repeat(1000)) }).expect(200);
+  });
 });
