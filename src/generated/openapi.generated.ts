@@ -4381,7 +4381,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A request with the same Idempotency-Key is still being processed (then with `Retry-After`: retry the same request after it; one whose process died is taken over a minute after it began), or, after a minute without an answer, another took this one's key over: this one then changed nothing. */
+        /** @description A request with the same Idempotency-Key is still being processed (then with `Retry-After`: retry the same request after it, 1 s, or once it has run 5 s as many seconds as it has run; one whose process died is taken over a minute after it began), or, after a minute without an answer, another took this one's key over: this one then changed nothing. */
         ConflictRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

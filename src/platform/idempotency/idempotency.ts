@@ -24,8 +24,10 @@ const ABANDONED_AFTER_MS = 60_000;
 /**
  * The Retry-After of a 409 for a key still in flight: most requests finish within a second, so a
  * claim younger than LONG_RUNNING_MS is retried in one. An older one is a long request or one whose
- * process died, which a retry takes over once the claim is ABANDONED_AFTER_MS old: the client is
- * told to come back then, not to spend a request a second of its rate limit meanwhile.
+ * process died, which a retry takes over once the claim is ABANDONED_AFTER_MS old: the client backs
+ * off as long as the claim has run (a long request is answered soon after it ends, a dead one
+ * taken over in a few retries), never past the takeover, rather than spending a request a second
+ * of its rate limit.
  */
 const IN_FLIGHT_RETRY_SECONDS = 1;
 const LONG_RUNNING_MS = 5_000;
@@ -33,9 +35,9 @@ const LONG_RUNNING_MS = 5_000;
 /** The 409 of a key whose claim is `heldMs` old. */
 function inFlight(heldMs: number): ConflictError {
   if (heldMs < LONG_RUNNING_MS) return new ConflictError(`A request with this ${HEADER} is still being processed; retry once it has finished.`, IN_FLIGHT_RETRY_SECONDS);
-  const seconds = Math.max(1, Math.ceil((ABANDONED_AFTER_MS - heldMs) / 1000));
+  const seconds = Math.max(1, Math.min(Math.ceil(heldMs / 1000), Math.ceil((ABANDONED_AFTER_MS - heldMs) / 1000)));
   return new ConflictError(
-    `A request with this ${HEADER} has been processed for ${Math.floor(heldMs / 1000)} s; if its process died, a retry takes it over once it is ${ABANDONED_AFTER_MS / 1000} s old: retry in ${seconds} s.`,
+    `A request with this ${HEADER} has been processed for ${Math.floor(heldMs / 1000)} s: retry in ${seconds} s (if its process died, a retry takes it over once it is ${ABANDONED_AFTER_MS / 1000} s old).`,
     seconds,
   );
 }
