@@ -16,6 +16,8 @@ export function operationChoiceProblem(document: DocumentNode, operationName: st
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   const names = operations.map((op) => op.name?.value ?? '(anonymous)').join(', ');
   if (operations.length === 0) return 'The document has no operation: send a query ({ … } or query Name { … }); fragments alone do not run.';
+  // graphql-js looks for an operation named "" (none has that name): an empty operationName is not an absent one.
+  if (operationName === '') return `The operationName is empty: leave it out${operations.length === 1 ? '' : `, or send the name of the one to run (${names})`}.`;
   if (operationName) return `The document has no operation named ${quoted(operationName)}; its operations: ${names}.`;
   if (operations.some((op) => !op.name)) return `The document has ${operations.length} operations (${names}): an anonymous operation must be the only one; name each and send operationName.`;
   return `The document has ${operations.length} operations (${names}): send the name of the one to run as operationName.`;

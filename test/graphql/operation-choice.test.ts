@@ -29,6 +29,8 @@ describe('POST /graphql: choosing the operation', () => {
     ],
     ['the document has only a fragment', 'fragment F on Query { warehouses { id } }', undefined, 'The document has no operation: send a query ({ … } or query Name { … }); fragments alone do not run.'],
     ['a single anonymous query is sent with an operationName', '{ warehouses { id } }', 'Stock', 'The document has no operation named "Stock"; its operations: (anonymous).'],
+    ['operationName is empty and the document has one operation', 'query Stock { warehouses { id } }', '', 'The operationName is empty: leave it out.'],
+    ['operationName is empty and the document has two', TWO, '', 'The operationName is empty: leave it out, or send the name of the one to run (Stock, Items).'],
   ] as const) {
     it(`When ${when}, Then 400 OPERATION_RESOLUTION_FAILURE saying so`, async () => {
       const res = await world.as('viewer').post('/graphql').send({ query, operationName }).expect(400);
