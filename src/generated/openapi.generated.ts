@@ -4186,7 +4186,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The database is unreachable, does not answer in time or cannot write (a disk full, a read-only volume), or a write kept colliding with concurrent writes of the same records (nothing was changed), or the service is being upgraded (this instance is a new version whose migrations have not run yet; `The service is being upgraded. Try again shortly.`). Retry after `Retry-After` seconds. */
+        /** @description The database is unreachable, does not answer in time or cannot write (a disk full, a read-only volume), or a write kept colliding with concurrent writes of the same records or waited too long for a record another change holds (nothing was changed), or the service is being upgraded (this instance is a new version whose migrations have not run yet; `The service is being upgraded. Try again shortly.`). Retry after `Retry-After` seconds. */
         DatabaseUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -4323,7 +4323,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The database is unreachable, does not answer in time or cannot write (a disk full, a read-only volume), or a write kept colliding with concurrent writes of the same records (nothing was changed), or the service is being upgraded (this instance is a new version whose migrations have not run yet; `The service is being upgraded. Try again shortly.`). Retry after `Retry-After` seconds. */
+        /** @description The database is unreachable, does not answer in time or cannot write (a disk full, a read-only volume), or a write kept colliding with concurrent writes of the same records or waited too long for a record another change holds (nothing was changed), or the service is being upgraded (this instance is a new version whose migrations have not run yet; `The service is being upgraded. Try again shortly.`). Retry after `Retry-After` seconds. */
         DatabaseUnavailableRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
