@@ -17,7 +17,7 @@ import { companyScope, type TenantContext, userOf } from '../../platform/tenant-
 import { resolveLines, type ResolvedLine } from '../documents/document-lines.js';
 import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { checkWarehouse } from '../reference/reference.service.js';
-import { clientPartner, lockReturnableOrder } from '../sales-orders/sales-orders.service.js';
+import { clientPartner, lockReturnableOrder, messages as salesOrderMessages } from '../sales-orders/sales-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './returns.repository.js';
 import type { ReturnResource } from './returns.repository.js';
@@ -31,7 +31,6 @@ const messages = {
   tooMuchOfLot: (lot: string, left: number, delivered: number) => `At most ${left} of lot ${lot} can still be returned (${delivered} of it delivered).`,
   expiryNotShipped: (what: string, orderId: number, shipped: readonly string[]) =>
     `${what} shipped on sales order ${orderId} with the expiry date ${shipped.join(' or ')}; give the expiry date it left with.`,
-  notReturnable: 'The sales_order_id must be a sales order of the same client that shipped goods (partially_delivered, delivered or closed).',
 };
 
 /** The filters of GET /api/returns, as its query names them (GraphQL's `returns` takes the same). */
@@ -134,7 +133,7 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
       const orderId = body.sales_order_id ?? undefined;
       const order = orderId === undefined ? undefined : await problems.collect(lockReturnableOrder(tx, ctx.scope, orderId));
       const partner = await problems.collect(clientPartner(using, body.partner_id));
-      if (order && partner && order.clientId !== partner.client_3pl_id) problems.add('sales_order_id', messages.notReturnable);
+      if (order && partner && order.clientId !== partner.client_3pl_id) problems.add('sales_order_id', salesOrderMessages.notReturnable);
       await checkWarehouse(using, body.warehouse_id, 'warehouse_id', problems);
       const clientId = partner?.client_3pl_id ?? clientInScope(scope);
       const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems, lots: 'inbound' });

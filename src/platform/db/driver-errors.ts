@@ -152,12 +152,12 @@ export function isSchemaMissing(error: unknown): boolean {
 
 /**
  * A table or a column the statement names does not exist (1146, 1054 ER_BAD_FIELD_ERROR, SQLite's
- * "no such table/column"): the schema is not the one the code was written for.
+ * "no such table/column" and, of an INSERT, "table … has no column named …"): the schema is not the one the code was written for.
  */
 export function isSchemaMismatch(error: unknown): boolean {
   const e = asDriverError(error);
   const message = (error as { message?: string } | null)?.message ?? '';
-  return isSchemaMissing(error) || e.errno === 1054 || ((e.code ?? '').startsWith('SQLITE_ERROR') && /no such column: /.test(message));
+  return isSchemaMissing(error) || e.errno === 1054 || ((e.code ?? '').startsWith('SQLITE_ERROR') && /no such column: |has no column named /.test(message));
 }
 
 /** Set on a statement's error that met a schema which lacks migrations of this version (components/health/schema-watch.ts). */

@@ -13,7 +13,7 @@ import type { ContractOperation } from '../openapi/document.js';
 import type { ValidatorErrorItem } from './validation-errors.js';
 
 const known = new WeakMap<ContractOperation, ReadonlySet<string> | null>();
-const NONE: readonly ValidatorErrorItem[] = [];
+const NONE: readonly QueryProblem[] = [];
 
 /** The names of the operation's query parameters; null when it takes any. */
 function queryNames(op: ContractOperation): ReadonlySet<string> | null {
@@ -29,39 +29,34 @@ function queryNames(op: ContractOperation): ReadonlySet<string> | null {
 const BRACKETED = /^(.+?)\[[^\]]*\]$/;
 
 /** The parameter of `names` that `name` writes with brackets (`status` for `status[]`), if any. */
-export function bracketedParameter(name: string, names: ReadonlySet<string>): string | undefined {
+function bracketedParameter(name: string, names: ReadonlySet<string>): string | undefined {
   const base = BRACKETED.exec(name)?.[1];
   return base !== undefined && names.has(base) ? base : undefined;
 }
 
+/** An unknown or empty query parameter; `covers`: the path of the parameter it writes with brackets, when that one was not sent itself. */
+export type QueryProblem = ValidatorErrorItem & { covers?: string };
+
 /**
  * Each unknown and each empty query parameter (on every request: no allocation when there is none).
  * A known parameter written with brackets says to send it without them; the validator, which
- * reads `status[]` as `status` too, would otherwise add its own errors of `status`
- * (validation.ts drops them when `status` itself was not sent).
+ * reads `status[]` as `status` too, would otherwise add its own errors of `status` (validation.ts
+ * drops them, by `covers`, when `status` itself was not sent).
  */
-export function unknownOrEmptyParameters(req: Request): readonly ValidatorErrorItem[] {
+export function unknownOrEmptyParameters(req: Request): readonly QueryProblem[] {
   const names = req.operation ? queryNames(req.operation) : null;
   if (!names) return NONE;
   const query = req.query as Record<string, unknown>;
-  let found: ValidatorErrorItem[] | undefined;
+  let found: QueryProblem[] | undefined;
   for (const name in query) {
     if (!names.has(name)) {
       const base = bracketedParameter(name, names);
-      const message = base === undefined ? `Unknown query parameter '${name}'` : `The ${name} field is not allowed: send ${base} without brackets (${base}=…).`;
-      (found ??= []).push({ path: `/query/${name}`, message });
+      if (base === undefined) (found ??= []).push({ path: `/query/${name}`, message: `Unknown query parameter '${name}'` });
+      else {
+        const message = `The ${name} field is not allowed: send ${base} without brackets (${base}=…).`;
+        (found ??= []).push({ path: `/query/${name}`, message, ...(base in query ? {} : { covers: `/query/${base}` }) });
+      }
     } else if (query[name] === '') (found ??= []).push({ path: `/query/${name}`, message: `Empty value found for query parameter '${name}'` });
   }
   return found ?? NONE;
-}
-
-/** The paths of the parameters that were sent only with brackets (`/query/status` for `status[]` alone), whose validator errors say nothing more. */
-export function bracketedOnly(req: Request, problems: readonly ValidatorErrorItem[]): string[] {
-  const names = req.operation ? queryNames(req.operation) : null;
-  if (!names) return [];
-  const query = req.query as Record<string, unknown>;
-  return problems.flatMap((item) => {
-    const base = bracketedParameter((item.path ?? '').replace(/^\/query\//, ''), names);
-    return base !== undefined && (item.path ?? '').startsWith('/query/') && !(base in query) ? [`/query/${base}`] : [];
-  });
 }

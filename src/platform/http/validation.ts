@@ -15,7 +15,7 @@ import type { RequestWithOpenApi } from './request-context.js';
 import { nonDecimalIntegers } from './integer-parameters.js';
 import { undecodableParameters } from './query-encoding.js';
 import { repeatedParameters } from './repeated-parameters.js';
-import { bracketedOnly, unknownOrEmptyParameters } from './unknown-parameters.js';
+import { unknownOrEmptyParameters } from './unknown-parameters.js';
 import { unstorableText } from './unstorable-text.js';
 import type { ValidatorErrorItem } from './validation-errors.js';
 
@@ -141,17 +141,18 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
   return (req, res, next) => {
     readAbsentBodyAsEmpty(req);
     // Read before the validator coerces the parameters.
+    const query = unknownOrEmptyParameters(req);
     const problems = [
       ...companyIdProblem(req),
-      ...unknownOrEmptyParameters(req),
+      ...query,
       ...undecodableParameters(req),
       ...repeatedParameters(req),
       ...nonDecimalIntegers(req),
       ...unstorableText(req.body),
       ...unexpectedBody(req),
     ];
-    // Before the validator, which adds `status` to the query for a `status[]`.
-    const covered = problems.length > 0 ? bracketedOnly(req, problems) : [];
+    // Read before the validator, which adds `status` to the query for a `status[]`.
+    const covered = query.flatMap((problem) => (problem.covers === undefined ? [] : [problem.covers]));
     return validate(req, res, (error?: unknown) => {
       if (problems.length > 0) return next(withProblems(error, problems, covered));
       return error ? next(error) : next(infiniteParameter(req));
