@@ -8,7 +8,7 @@
  * Each string holding one is reported in the request validator's shape, beside the other problems.
  * The same visit refuses objects and arrays nested deeper than MAX_BODY_DEPTH, where it stops.
  */
-import type { ValidatorErrorItem } from './validation-errors.js';
+import { pointerSegment, type ValidatorErrorItem } from './validation-errors.js';
 
 /** String.prototype.isWellFormed (Node 20; not in the ES2022 typings). */
 const wellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
@@ -49,7 +49,7 @@ export function unstorableText(body: unknown): ValidatorErrorItem[] {
       value.forEach((item, index) => visit(item, `${path}/${index}`, depth + 1));
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        const at = `${path}/${pointerSegment(key)}`;
         const message = problemOf(key);
         if (message) found.push({ path: at, message, errorCode: 'format.openapi.validation' });
         else visit(item, at, depth + 1);

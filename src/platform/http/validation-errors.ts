@@ -18,6 +18,14 @@ export interface ValidatorErrorItem {
 
 const LOCATIONS = new Set(['body', 'query', 'headers', 'params', 'path', 'cookies']);
 
+/** A key as one segment of a JSON Pointer path (RFC 6901), as the validator writes its paths: `~` is `~0`, `/` is `~1`. */
+export function pointerSegment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A JSON Pointer segment read back as its key. */
+const keyOf = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
 function fieldOf(path: string, parameters: readonly Parameter[]): string {
   const [location, ...rest] = path.replace(/^\//, '').split('/');
   if (location === undefined || !LOCATIONS.has(location)) return path.replace(/^\//, '').replace(/\//g, '.') || 'body';
@@ -28,7 +36,7 @@ function fieldOf(path: string, parameters: readonly Parameter[]): string {
     const name = rest.join('/');
     return parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase())?.name ?? name;
   }
-  return rest.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+  return rest.map(keyOf).join('.');
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -136,7 +144,7 @@ const keywordOf = (item: ValidatorErrorItem): string => (item.errorCode ?? '').r
 function isQuantity(path: string, body: SchemaNode | undefined): boolean {
   const [location, ...segments] = path.replace(/^\//, '').split('/');
   if (location !== 'body' || body === undefined) return false;
-  const decoded = segments.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const decoded = segments.map(keyOf);
   return schemasAt(body, decoded).some((schema) => schema['x-quantity'] === true);
 }
 

@@ -17,7 +17,7 @@ import { undecodableParameters } from './query-encoding.js';
 import { repeatedParameters } from './repeated-parameters.js';
 import { unknownOrEmptyParameters } from './unknown-parameters.js';
 import { unstorableText } from './unstorable-text.js';
-import type { ValidatorErrorItem } from './validation-errors.js';
+import { pointerSegment, type ValidatorErrorItem } from './validation-errors.js';
 
 /**
  * ajv coerces a numeral too large for a double ("1e400", 400 nines) to Infinity and lets it pass
@@ -47,7 +47,7 @@ function unexpectedBody(req: Request): ValidatorErrorItem[] {
   if (typeof body !== 'object' || body === null) return NO_BODY;
   if (Array.isArray(body)) return body.length ? NO_BODY : [];
   return Object.keys(body).map((key) => ({
-    path: `/body/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    path: `/body/${pointerSegment(key)}`,
     message: 'must NOT have additional properties',
     errorCode: 'additionalProperties.openapi.validation',
   }));
