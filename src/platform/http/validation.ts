@@ -36,16 +36,18 @@ function infiniteParameter(req: Request): InputError | undefined {
 }
 
 const NO_BODY: ValidatorErrorItem[] = [{ path: '/body', message: 'This operation takes no request body.' }];
+const NO_PATHS: readonly string[] = [];
+const NO_PROBLEMS: readonly ValidatorErrorItem[] = [];
 
 /**
  * The problems of a body sent to an operation without one (none when there is nothing in it), in
  * the validator's shape: listed with the request's other problems, at most MAX_LISTED_FIELDS.
  */
-function unexpectedBody(req: Request): ValidatorErrorItem[] {
+function unexpectedBody(req: Request): readonly ValidatorErrorItem[] {
   const body: unknown = req.body;
-  if (req.operation?.raw.requestBody !== undefined || body === undefined) return [];
+  if (req.operation?.raw.requestBody !== undefined || body === undefined) return NO_PROBLEMS;
   if (typeof body !== 'object' || body === null) return NO_BODY;
-  if (Array.isArray(body)) return body.length ? NO_BODY : [];
+  if (Array.isArray(body)) return body.length ? NO_BODY : NO_PROBLEMS;
   return Object.keys(body).map((key) => ({
     path: `/body/${pointerSegment(key)}`,
     message: 'must NOT have additional properties',
@@ -106,8 +108,8 @@ function forRequestValidation(document: OpenApiDocument): OpenApiDocument {
 const CALENDAR_FORMATS = { date: fullFormats.date, 'date-time': fullFormats['date-time'] };
 
 /** Step 6's refusal of X-Company-Id (tenancy.ts), in the validator's shape; it replaces the validator's own of the header. */
-function companyIdProblem(req: Request): ValidatorErrorItem[] {
-  return req.companyIdProblem === undefined ? [] : [{ path: '/headers/x-company-id', message: req.companyIdProblem, errorCode: 'companyId.openapi.validation' }];
+function companyIdProblem(req: Request): readonly ValidatorErrorItem[] {
+  return req.companyIdProblem === undefined ? NO_PROBLEMS : [{ path: '/headers/x-company-id', message: req.companyIdProblem, errorCode: 'companyId.openapi.validation' }];
 }
 
 /**
@@ -152,7 +154,7 @@ export function requestValidation(document: OpenApiDocument): RequestHandler {
       ...unexpectedBody(req),
     ];
     // Read before the validator, which adds `status` to the query for a `status[]`.
-    const covered = query.flatMap((problem) => (problem.covers === undefined ? [] : [problem.covers]));
+    const covered = query.length === 0 ? NO_PATHS : query.flatMap((problem) => (problem.covers === undefined ? [] : [problem.covers]));
     return validate(req, res, (error?: unknown) => {
       if (problems.length > 0) return next(withProblems(error, problems, covered));
       return error ? next(error) : next(infiniteParameter(req));
