@@ -121,29 +121,44 @@ async function writeLeftRows(tx: Knex.Transaction, pending: Map<CommitWriter<nev
   for (const [writer, { rows }] of pending) if (rows.length > 0) await writer.write(tx, rows as never[], at);
 }
 
-export async function inTransaction<T>(db: Knex, work: (tx: Knex.Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+type Work<T> = (tx: Knex.Transaction) => Promise<T>;
+
+/**
+ * Runs `work` in the transaction or savepoint `begin` opens. SQLite ends a whole transaction itself
+ * on a disk full or an I/O error; knex's ROLLBACK (or ROLLBACK TO) then fails, and that failure
+ * would take the place of the work's own error: the work's error is thrown instead.
+ */
+async function withOwnError<T>(begin: (work: Work<T>) => Promise<T>, work: Work<T>): Promise<T> {
+  let failure: unknown;
+  try {
+    return await begin(async (tx) => {
+      try {
+        return await work(tx);
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
+    });
+  } catch (thrown) {
+    throw failure !== undefined && isRollbackOfEndedTransaction(thrown) ? failure : thrown;
+  }
+}
+
+export async function inTransaction<T>(db: Knex, work: Work<T>, options: TransactionOptions = {}): Promise<T> {
   if (db.isTransaction) return work(db as Knex.Transaction);
   const config: Knex.TransactionConfig | undefined = options.readCommitted && engineOf(db) === 'mysql' ? { isolationLevel: 'read committed' } : undefined;
-  let failure: unknown;
   const run = async (tx: Knex.Transaction): Promise<T> => {
     const pending = new Map<CommitWriter<never>, LeftRows>();
     atCommit.set(tx, pending);
-    try {
-      const result = await work(tx);
-      await writeLeftRows(tx, pending);
-      return result;
-    } catch (error) {
-      failure = error;
-      throw error;
-    }
+    const result = await work(tx);
+    await writeLeftRows(tx, pending);
+    return result;
   };
   let lockWaits = 0;
   for (let attempt = 1; ; attempt++) {
-    failure = undefined;
     try {
-      return await db.transaction(run, config);
-    } catch (thrown) {
-      const error = failure !== undefined && isRollbackOfEndedTransaction(thrown) ? failure : thrown;
+      return await withOwnError((own) => db.transaction(own, config), run);
+    } catch (error) {
       if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
       if (isLockWaitTimeout(error) && ++lockWaits >= LOCK_WAIT_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, retryPauseMs(attempt)));
@@ -162,20 +177,15 @@ export async function inSavepoint<T>(tx: Knex.Transaction, work: (savepoint: Kne
   const pending = atCommit.get(owner);
   const before = pending && [...pending].map(([writer, left]) => [writer, left.rows.length, left.sealed] as const);
   for (const left of pending?.values() ?? []) left.sealed = left.rows.length;
-  let failure: unknown;
   try {
-    return await tx.transaction(async (savepoint) => {
-      ownerOf.set(savepoint, owner);
-      try {
-        return await work(savepoint);
-      } catch (error) {
-        failure = error;
-        throw error;
-      }
-    });
-  } catch (thrown) {
-    // SQLite may have ended the whole transaction itself (a disk full): the cause goes on, not the failed ROLLBACK TO.
-    const error = failure !== undefined && isRollbackOfEndedTransaction(thrown) ? failure : thrown;
+    return await withOwnError(
+      (own) => tx.transaction(own),
+      (savepoint) => {
+        ownerOf.set(savepoint, owner);
+        return work(savepoint);
+      },
+    );
+  } catch (error) {
     if (pending && before) {
       const kept = new Map(before.map(([writer, length]) => [writer, length]));
       for (const [writer, left] of pending) {
