@@ -1132,10 +1132,12 @@ export interface paths {
          * Register a return
          * @description Registers goods returned by a client partner into a warehouse; stock rises per line (default
          *     `STOC_OK`). With `sales_order_id`, the order must have shipped something (`partially_delivered`,
-         *     `delivered` or `closed`), and each article, over all the return's lines, may come back at most
-         *     as much as the order's shipments delivered of it less what earlier returns against the order
-         *     took back (an article kept per lot: at most what they took of that lot, with the expiry date it
-         *     left with). Records `return.created` and `stock.changed`.
+         *     `delivered` or `closed`) to the return's `partner_id`, and each article, over all the return's
+         *     lines, may come back at most as much as the order's shipments delivered of it less what earlier
+         *     returns against the order took back; an article kept per lot, at most what they took of that
+         *     lot; an article kept per expiry date, only with a date they took (of that lot) and at most what
+         *     they took with it, so that returned goods keep the shelf life they left with. Records
+         *     `return.created` and `stock.changed`.
          */
         post: operations["createReturn"];
         delete?: never;
@@ -3142,7 +3144,7 @@ export interface components {
             warehouse_id: number;
             /**
              * Format: int32
-             * @description A sales order of the same client that has shipped something (`partially_delivered`, `delivered` or `closed`); each article, over all the lines, may come back at most as much as the order's shipments delivered of it less earlier returns against the order.
+             * @description A sales order of the same client that has shipped something (`partially_delivered`, `delivered` or `closed`) to `partner_id`; each article, over all the lines, may come back at most as much as the order's shipments delivered of it less earlier returns against the order (per lot and per expiry date for an article that tracks them).
              * @example 77
              */
             sales_order_id?: number | null;

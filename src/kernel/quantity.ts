@@ -107,3 +107,11 @@ export function wholeNumberViolation(
   if (rule.articleWholeOnly) return `The quantity must be a whole number: article ${rule.articleCode} takes whole quantities only.`;
   return undefined;
 }
+
+/** A quantity of an article by lot and expiry date (each '' where the article does not track it), in thousandths. */
+export interface LotQuantity {
+  articleId: number;
+  lot: string;
+  expiryDate: string;
+  quantity: number;
+}

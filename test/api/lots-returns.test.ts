@@ -123,4 +123,32 @@ describe('POST /api/returns', () => {
     expect(await returnsState(h.db, world.client.id)).to.deep.equal(before);
     await world.as('operator').post('/api/returns').send(body([line(a, 1, { lot: 'X1', expiry_date: soon }), line(expiryOnly, 1, { expiry_date: soon })])).expect(201);
   });
+
+  it('When a return against a sales order gives more under an expiry date than shipped with that date, Then 422 on the quantity naming what is left of that date; lines and returns count together', async () => {
+    const expiryOnly = await trackedArticle(world, world.client.id, { lot: false, expiry: true });
+    const lotted = await trackedArticle(world);
+    const [soon, later] = [dayFromToday(30), dayFromToday(120)];
+    await receiveLots(world, expiryOnly, [{ quantity: 10, expiry_date: soon }, { quantity: 10, expiry_date: later }]);
+    await receiveLots(world, lotted, [{ quantity: 5, lot: 'DUP', expiry_date: soon }, { quantity: 5, lot: 'DUP', expiry_date: later }]);
+    const order = await moveThrough(world, (await createSalesOrder(world, [buc(expiryOnly, 12), buc(lotted, 6)])).id, ['picking']);
+    const shipped = await ship(world, order);
+    expect(shipped.items.map((i) => i.lots.map((l) => [l.lot, l.expiry_date, l.quantity_um3pl]))).to.deep.equal([
+      [[null, soon, 10], [null, later, 2]],
+      [['DUP', soon, 5], ['DUP', later, 1]],
+    ]);
+    const against = (items: Line[]) => world.as('operator').post('/api/returns').send({ partner_id: world.partners.client, warehouse_id: wh, sales_order_id: order.id, items });
+    const before = await returnsState(h.db, world.client.id);
+    const res = await against([line(expiryOnly, 3, { expiry_date: later }), line(lotted, 6, { lot: 'DUP', expiry_date: later })]).expect(422);
+    expect(res.body.errors).to.deep.equal({
+      'items.0.quantity_um3pl': [`At most 2 of article ${expiryOnly.code} with the expiry date ${later} can still be returned (2 of it delivered with that date).`],
+      'items.1.quantity_um3pl': [`At most 1 of lot DUP of article ${lotted.code} with the expiry date ${later} can still be returned (1 of it delivered with that date).`],
+    });
+    expect(await returnsState(h.db, world.client.id)).to.deep.equal(before);
+    await against([line(expiryOnly, 1, { expiry_date: later }), line(expiryOnly, 1, { expiry_date: soon }), line(lotted, 1, { lot: 'DUP', expiry_date: later })]).expect(201);
+    const split = await against([line(expiryOnly, 1, { expiry_date: later }), line(expiryOnly, 1, { expiry_date: later })]).expect(422);
+    expect(split.body.errors).to.deep.equal({
+      'items.1.quantity_um3pl': [`At most 0 of article ${expiryOnly.code} with the expiry date ${later} can still be returned (2 of it delivered with that date).`],
+    });
+    await against([line(expiryOnly, 1, { expiry_date: later }), line(lotted, 5, { lot: 'DUP', expiry_date: soon })]).expect(201);
+  });
 });

@@ -1,12 +1,13 @@
 /**
  * POST /api/returns with `sales_order_id`: the order must be a delivered order of the return's
- * client, and each article may come back at most as much as the order delivered less what earlier
+ * client, sent to the return's partner, and each article may come back at most as much as the order delivered less what earlier
  * returns against it took back (lines of one return for the same article count together). A
  * refused return writes nothing. Concurrent returns against one order queue on the order: of two
  * for the whole delivered quantity exactly one is stored, and stock rises once.
  */
 import { expect } from 'chai';
 import type { Response } from 'supertest';
+import * as build from '../../db/seeds/builders.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { createWorld, type World } from '../helpers/factories.js';
 import { makeArticle } from '../fixtures/articles.js';
@@ -163,6 +164,18 @@ describe('POST /api/returns against a sales order', () => {
         .post('/api/returns')
         .send({ partner_id: world.partners.otherClientCustomer, warehouse_id: world.warehouses[0], sales_order_id: orderId, items: [{ article_id: theirs.id, um3pl: 'BUC', quantity_um3pl: 3 }] })
         .expect(201);
+    });
+
+    it('When another customer of the same client returns against the order, Then 422 on partner_id naming the customer the order went to; that customer may', async () => {
+      const article = await freshArticle();
+      const orderId = await order([[article.id, 'BUC', 2]], DELIVER);
+      const otherCustomer = await build.insertPartner(h.db, { company_id: world.client.id, type: 'client', name: `Second customer ${orderId}` });
+      await expectRefused(() => returnAgainst(orderId, [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 1 }], { partner_id: otherCustomer }), {
+        partner_id: [`Sales order ${orderId} went to partner ${world.partners.client}: a return against it comes from that partner (leave sales_order_id out for goods not tied to an order).`],
+      });
+      // Goods of the other customer not tied to an order are taken.
+      await world.as('operator').post('/api/returns').send({ partner_id: otherCustomer, warehouse_id: world.warehouses[0], items: [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 1 }] }).expect(201);
+      await returnAgainst(orderId, [{ article_id: article.id, um3pl: 'BUC', quantity_um3pl: 2 }]).expect(201);
     });
 
     it("When the order is another tenant's or unknown, Then 422 on sales_order_id", async () => {

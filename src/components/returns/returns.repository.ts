@@ -1,7 +1,7 @@
 /** Returns and their lines: SQL only, always within the company scope. */
 import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
-import { toQuantity } from '../../kernel/quantity.js';
+import { toQuantity, type LotQuantity } from '../../kernel/quantity.js';
 import { nowDb, toApiTime } from '../../kernel/time.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import { insertReturningId } from '../../platform/db/database.js';
@@ -100,16 +100,16 @@ export async function findReturn(tx: Knex, scope: CompanyScope, id: number): Pro
 }
 
 
-/** Per article and lot (`<article id>|<lot>`): what earlier returns against the sales order took back of each lot, in thousandths. */
-export async function returnedByLot(tx: Knex, salesOrderId: number): Promise<Map<string, number>> {
-  const rows: Array<{ article_id: number; lot: string; total: number | string }> = await tx('return_items as i')
+/** What earlier returns against the sales order took back of each lot and expiry date (of articles that track either). */
+export async function returnedByLot(tx: Knex, salesOrderId: number): Promise<LotQuantity[]> {
+  const rows: Array<{ article_id: number; lot: string | null; expiry_date: string | null; total: number | string }> = await tx('return_items as i')
     .join('returns as r', 'r.id', 'i.return_id')
-    .select('i.article_id', 'i.lot')
+    .select('i.article_id', 'i.lot', 'i.expiry_date')
     .sum({ total: 'i.quantity' })
     .where('r.sales_order_id', salesOrderId)
-    .whereNotNull('i.lot')
-    .groupBy('i.article_id', 'i.lot');
-  return new Map(rows.map((r) => [`${r.article_id}|${r.lot}`, Number(r.total)]));
+    .where((q) => q.whereNotNull('i.lot').orWhereNotNull('i.expiry_date'))
+    .groupBy('i.article_id', 'i.lot', 'i.expiry_date');
+  return rows.map((r) => ({ articleId: r.article_id, lot: r.lot ?? '', expiryDate: r.expiry_date ?? '', quantity: Number(r.total) }));
 }
 
 /** Per article: what earlier returns against the sales order took back, in thousandths. */

@@ -2,11 +2,11 @@
  * Returns: goods a client partner sends back into a warehouse. A return raises stock per line
  * (STOC_OK unless the line says otherwise, so damaged goods go to STOC_DEFECT) in one transaction
  * with its movements and events, on the lot and expiry date the line names for an article that
- * tracks them. Against a delivered sales order, each article may come back at most as much as the
- * order delivered less what earlier returns took back.
+ * tracks them. Against a sales order that shipped, the return comes from the partner the order went
+ * to, and takes back at most what the order delivered less what earlier returns took back
+ * (returns.rules.ts: per article, lot and expiry date).
  */
 import type { PageRequest } from '../../kernel/paging.js';
-import { toQuantity } from '../../kernel/quantity.js';
 import { codeTaken, type Paged } from '../../platform/db/queries.js';
 import { inputTime } from '../../platform/input-time.js';
 import { clientInScope } from '../../kernel/company-scope.js';
@@ -14,23 +14,20 @@ import { NotFoundError } from '../../platform/errors.js';
 import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
-import { resolveLines, type ResolvedLine } from '../documents/document-lines.js';
+import { resolveLines } from '../documents/document-lines.js';
 import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { checkWarehouse } from '../reference/reference.service.js';
 import { clientPartner, lockReturnableOrder, messages as salesOrderMessages } from '../sales-orders/sales-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './returns.repository.js';
+import { checkAgainstDelivery, tally } from './returns.rules.js';
 import type { ReturnResource } from './returns.repository.js';
 
 const messages = {
   notFound: (id: number) => `Return ${id} was not found.`,
   codeTaken: codeTakenMessage('internal_code'),
-  notDelivered: (articleId: number, orderId: number) => `Article ${articleId} was not delivered by sales order ${orderId}.`,
-  tooMuch: (left: number, delivered: number) => `At most ${left} of this article can still be returned (${delivered} delivered).`,
-  lotNotShipped: (lot: string, orderId: number) => `Lot ${lot} of this article did not ship on sales order ${orderId}; name a lot its shipments took.`,
-  tooMuchOfLot: (lot: string, left: number, delivered: number) => `At most ${left} of lot ${lot} can still be returned (${delivered} of it delivered).`,
-  expiryNotShipped: (what: string, orderId: number, shipped: readonly string[]) =>
-    `${what} shipped on sales order ${orderId} with the expiry date ${shipped.join(' or ')}; give the expiry date it left with.`,
+  otherPartner: (orderId: number, partnerId: number) =>
+    `Sales order ${orderId} went to partner ${partnerId}: a return against it comes from that partner (leave sales_order_id out for goods not tied to an order).`,
 };
 
 /** The filters of GET /api/returns, as its query names them (GraphQL's `returns` takes the same). */
@@ -60,61 +57,6 @@ export async function getReturn(ctx: TenantContext, id: number): Promise<ReturnR
   return found;
 }
 
-interface Delivered {
-  /** Per article. */
-  byArticle: Map<number, number>;
-  /** Per article and lot, `<article id>|<lot>`. */
-  byLot: Map<string, number>;
-}
-
-/**
- * Goods come back with the expiry date they left with: a returned line of a lot (or of an article
- * that tracks only expiry) names an expiry date its shipments took, so a return cannot give the
- * goods another shelf life (a second row of the lot, taken after fresher goods).
- */
-function checkExpiry(line: ResolvedLine, shipped: ReadonlyMap<string, ReadonlySet<string>>, orderId: number, problems: Problems): void {
-  if (line.expiryDate === '') return;
-  const dates = shipped.get(`${line.articleId}|${line.lot}`);
-  if (dates === undefined || dates.has(line.expiryDate)) return;
-  const what = line.lot === '' ? `Article ${line.articleCode}` : `Lot ${line.lot} of article ${line.articleCode}`;
-  problems.add(`items.${line.index}.expiry_date`, messages.expiryNotShipped(what, orderId, [...dates].sort()));
-}
-
-/**
- * Each article may come back at most as much as the order delivered less what earlier returns (and
- * earlier lines) took back; a line with a lot, only of a lot the order's shipments took, and at most
- * what they took of it less what came back of it.
- */
-function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Delivered & { expiries: ReadonlyMap<string, ReadonlySet<string>> }, returned: Delivered, orderId: number, problems: Problems): void {
-  for (const line of lines) {
-    if (line.lot !== '') checkLot(line, delivered.byLot, returned.byLot, orderId, problems);
-    checkExpiry(line, delivered.expiries, orderId, problems);
-  }
-  checkArticles(lines, delivered.byArticle, returned.byArticle, orderId, problems);
-}
-
-function checkLot(line: ResolvedLine, delivered: Map<string, number>, returned: Map<string, number>, orderId: number, problems: Problems): void {
-  const key = `${line.articleId}|${line.lot}`;
-  const got = delivered.get(key);
-  if (got === undefined) return problems.add(`items.${line.index}.lot`, messages.lotNotShipped(line.lot, orderId));
-  const before = returned.get(key) ?? 0;
-  returned.set(key, before + line.quantity);
-  if (before + line.quantity > got) problems.add(`items.${line.index}.quantity_um3pl`, messages.tooMuchOfLot(line.lot, toQuantity(Math.max(got - before, 0)), toQuantity(got)));
-}
-
-function checkArticles(lines: readonly ResolvedLine[], delivered: Map<number, number>, returned: Map<number, number>, orderId: number, problems: Problems): void {
-  for (const line of lines) {
-    const got = delivered.get(line.articleId);
-    if (got === undefined) {
-      problems.add(`items.${line.index}.article_id`, messages.notDelivered(line.articleId, orderId));
-      continue;
-    }
-    const before = returned.get(line.articleId) ?? 0;
-    returned.set(line.articleId, before + line.quantity);
-    if (before + line.quantity > got) problems.add(`items.${line.index}.quantity_um3pl`, messages.tooMuch(toQuantity(Math.max(got - before, 0)), toQuantity(got)));
-  }
-}
-
 /**
  * Registers a return. Against a sales order, the order is locked first (returns against it queue
  * up; on MySQL/MariaDB a plain read before the lock would fix an older snapshot); then the partner,
@@ -134,12 +76,13 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
       const order = orderId === undefined ? undefined : await problems.collect(lockReturnableOrder(tx, ctx.scope, orderId));
       const partner = await problems.collect(clientPartner(using, body.partner_id));
       if (order && partner && order.clientId !== partner.client_3pl_id) problems.add('sales_order_id', salesOrderMessages.notReturnable);
+      else if (order && partner && order.partnerId !== partner.id) problems.add('partner_id', messages.otherPartner(orderId!, order.partnerId));
       await checkWarehouse(using, body.warehouse_id, 'warehouse_id', problems);
       const clientId = partner?.client_3pl_id ?? clientInScope(scope);
       const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems, lots: 'inbound' });
       if (order && orderId !== undefined && !problems.has('sales_order_id')) {
-        const returned = { byArticle: await repository.returnedByArticle(tx, orderId), byLot: await repository.returnedByLot(tx, orderId) };
-        checkAgainstDelivery(lines, { byArticle: order.delivered, byLot: order.deliveredLots, expiries: order.shippedExpiries }, returned, orderId, problems);
+        const returned = tally(await repository.returnedByArticle(tx, orderId), await repository.returnedByLot(tx, orderId));
+        checkAgainstDelivery(lines, tally(order.delivered, order.deliveredLots), returned, orderId, problems);
       }
       if (body.internal_code && clientId !== undefined && (await codeTaken(tx, 'returns', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
       problems.throwIfAny();

@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { CompanyScope } from '../../kernel/company-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
-import { toQuantity } from '../../kernel/quantity.js';
+import { toQuantity, type LotQuantity } from '../../kernel/quantity.js';
 import { toApiTime } from '../../kernel/time.js';
 import { timeOfWrite } from '../../platform/db/transaction.js';
 import { engineOf, insertReturningId } from '../../platform/db/database.js';
@@ -244,33 +244,17 @@ export async function setHold(tx: Knex, id: number, reason: string | null): Prom
   await tx('sales_orders').where('id', id).update({ on_hold: reason !== null, hold_reason: reason, updated_at: timeOfWrite(tx) });
 }
 
-/** Per article and lot (`<article id>|<lot>`): what the order's shipments took of each lot, in thousandths. */
-export async function deliveredByLot(tx: Knex, orderId: number): Promise<Map<string, number>> {
-  const rows: Array<{ article_id: number; lot: string; total: number | string }> = await tx('shipment_item_lots as l')
+/** What the order's shipments took of each lot and expiry date (of articles that track either). */
+export async function shippedByLot(tx: Knex, orderId: number): Promise<LotQuantity[]> {
+  const rows: Array<{ article_id: number; lot: string; expiry_date: string; total: number | string }> = await tx('shipment_item_lots as l')
     .join('shipment_items as s', 's.id', 'l.shipment_item_id')
     .join('sales_order_items as i', 'i.id', 's.sales_order_item_id')
-    .select('i.article_id', 'l.lot')
+    .select('i.article_id', 'l.lot', 'l.expiry_date')
     .sum({ total: 'l.quantity' })
     .where('i.sales_order_id', orderId)
-    .where('l.lot', '<>', '')
-    .groupBy('i.article_id', 'l.lot');
-  return new Map(rows.map((r) => [`${r.article_id}|${r.lot}`, Number(r.total)]));
-}
-
-/** Per article and lot (`<article id>|<lot>`, the lot '' for an article that tracks only expiry): the expiry dates its shipments took. */
-export async function shippedExpiryDates(tx: Knex, orderId: number): Promise<Map<string, Set<string>>> {
-  const rows: Array<{ article_id: number; lot: string; expiry_date: string }> = await tx('shipment_item_lots as l')
-    .join('shipment_items as s', 's.id', 'l.shipment_item_id')
-    .join('sales_order_items as i', 'i.id', 's.sales_order_item_id')
-    .distinct('i.article_id', 'l.lot', 'l.expiry_date')
-    .where('i.sales_order_id', orderId)
-    .where('l.expiry_date', '<>', '');
-  const dates = new Map<string, Set<string>>();
-  for (const r of rows) {
-    const key = `${r.article_id}|${r.lot}`;
-    dates.set(key, (dates.get(key) ?? new Set<string>()).add(r.expiry_date));
-  }
-  return dates;
+    .where((q) => q.where('l.lot', '<>', '').orWhere('l.expiry_date', '<>', ''))
+    .groupBy('i.article_id', 'l.lot', 'l.expiry_date');
+  return rows.map((r) => ({ articleId: r.article_id, lot: r.lot, expiryDate: r.expiry_date, quantity: Number(r.total) }));
 }
 
 /** Per article: what the order's shipments delivered, in thousandths (articles of which nothing shipped are absent). */

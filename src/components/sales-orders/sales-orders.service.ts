@@ -23,6 +23,7 @@ import { expiredPins, inLockOrder, reserveStock } from '../stock/stock.service.j
 import { quoted } from '../../kernel/text.js';
 import * as repository from './sales-orders.repository.js';
 import type { SalesOrder, SalesOrderResource, SalesOrderRow } from './sales-orders.repository.js';
+import type { LotQuantity } from '../../kernel/quantity.js';
 import { leftToShip, OPEN_STATUSES, SHIPPED_STATUSES, type SalesOrderStatus } from './sales-orders.rules.js';
 
 export type { SalesOrder, SalesOrderResource };
@@ -279,23 +280,24 @@ export async function openLinesOfArticle(tx: Knex, articleId: number): Promise<A
 
 /**
  * For a return against sales order `id`, first thing in the caller's transaction: locks the order
- * (concurrent returns and shipments of it wait their turn) and answers its client and what its
- * shipments delivered, per article in thousandths (and per article and lot, `<article id>|<lot>`); a 422 on sales_order_id when it is not an order
- * in scope that shipped something (partially_delivered, delivered or closed).
+ * (concurrent returns and shipments of it wait their turn) and answers its client, the partner it
+ * went to and what its shipments delivered: per article, and per lot and expiry date of articles
+ * that track either, in thousandths. A 422 on sales_order_id when it is not an order in scope that
+ * shipped something (partially_delivered, delivered or closed).
  */
 export async function lockReturnableOrder(
   tx: Knex.Transaction,
   scope: CompanyScope,
   id: number,
-): Promise<{ clientId: number; delivered: Map<number, number>; deliveredLots: Map<string, number>; shippedExpiries: Map<string, Set<string>> }> {
+): Promise<{ clientId: number; partnerId: number; delivered: Map<number, number>; deliveredLots: LotQuantity[] }> {
   await repository.lockOrder(tx, id, scope);
   const order = await repository.findOrder(tx, scope, id);
   if (!order) throw InputError.field('sales_order_id', messages.notReturnable);
   if (!SHIPPED_STATUSES.includes(order.status)) throw InputError.field('sales_order_id', messages.notShipped(id, order.status));
   return {
     clientId: order.company_id,
+    partnerId: order.partner_id,
     delivered: await repository.deliveredByArticle(tx, id),
-    deliveredLots: await repository.deliveredByLot(tx, id),
-    shippedExpiries: await repository.shippedExpiryDates(tx, id),
+    deliveredLots: await repository.shippedByLot(tx, id),
   };
 }
