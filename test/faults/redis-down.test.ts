@@ -4,11 +4,14 @@
  * and restore. As documented in src/platform/http/rate-limit-store.ts and src/platform/redis.ts:
  * with Redis down the rate limits are counted in the process, with a logged warning (never
  * lifted), health shows redis and cache false (200, degraded), and once Redis is back the counts
- * are Redis's again (shared with another instance), with no restart.
+ * are Redis's again (shared with another instance), with no restart. A token revoked while the
+ * link is cut reaches the other instances once Redis takes the change again, not after the TTL.
  */
 import { expect } from 'chai';
 import { pino } from 'pino';
 import type { Response } from 'supertest';
+import { SETTLE_MS } from '../../src/components/auth/auth.cache.js';
+import { createInstanceAuthCache } from '../../src/components/auth/auth.invalidation.js';
 import { connectRedis, type RedisConnection } from '../../src/platform/redis.js';
 import { api, unchecked } from '../helpers/api.js';
 import { createUser } from '../helpers/factories.js';
@@ -133,6 +136,33 @@ describe('Redis down with REDIS_URL set (behind a TCP proxy)', function () {
     await until(async () => (await health()).checks.redis === true, 10_000, 'health to show redis true');
     expect((await burst(LIMIT + 1, 1)).statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
     expect(lines.map((l) => l.msg)).to.include('redis answers again: rate limits are counted in redis');
+  });
+
+  it('When a token is revoked while the link is cut, Then an instance whose subscription stayed live refuses it once the link is back (the change is sent again), not after the auth cache TTL', async () => {
+    const proxied = `redis://127.0.0.1:${proxy!.port}`;
+    const configOf = (url: string) => testConfig({ REDIS_URL: url, AUTH_CACHE_TTL_SECONDS: '60' });
+    const here = createInstanceAuthCache(configOf(proxied), redis, pino({ level: 'silent' }));
+    const there = createInstanceAuthCache(configOf(testEnv.redisUrl), direct, pino({ level: 'silent' }));
+    try {
+      const hereApp = await buildApp({ config: configOf(proxied), deps: { redis, authCache: here.cache } });
+      const thereApp = await buildApp({ config: configOf(testEnv.redisUrl), deps: { redis: direct, authCache: there.cache } });
+      await until(async () => here.following() && there.following(), 10_000, 'both instances to follow the auth changes');
+      // Going live forgets everything, and a lookup within SETTLE_MS of that is not kept.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 50));
+      const user = await createUser(h.db, { superAdmin: true });
+      await api(thereApp.app, { token: user.token }).get('/api/companies').expect(200);
+      proxy!.cut('reset');
+      await api(hereApp.app, { token: user.token }).post('/api/auth/revoke').expect(200);
+      // The other instance's own link never broke: its subscription is live, so it trusts its entry.
+      expect((await unchecked(thereApp.app, { token: user.token }).get('/api/companies')).status, 'still cached there while the change cannot travel').to.equal(200);
+      await proxy!.restore();
+      const restored = Date.now();
+      await until(async () => (await unchecked(thereApp.app, { token: user.token }).get('/api/companies')).status === 401, 15_000, 'the other instance to refuse the revoked token');
+      expect(Date.now() - restored, 'refused well before the 60 s TTL').to.be.below(15_000);
+    } finally {
+      await here.close();
+      await there.close();
+    }
   });
 
   it(`When Redis stops answering (a black hole), Then data requests are limited in this process within ${DOWN_BOUND_MS} ms each, health shows redis false, and once it answers the counts are in Redis again`, async () => {

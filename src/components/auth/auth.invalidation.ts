@@ -4,7 +4,8 @@
  * revocation through the API, and a change through the operator CLI, publish one. While the
  * subscription is not live (Redis down, the connection lost) the cache trusts its entries for at
  * most UNFOLLOWED_TRUST_MS, and forgets everything once it is live again (changes may have been
- * missed); node-redis subscribes again by itself after each reconnect.
+ * missed); node-redis subscribes again by itself after each reconnect. A change Redis did not take
+ * is published again until it does (createRepublisher).
  */
 import { pino, type Logger } from 'pino';
 import type { Config } from '../../config.js';
@@ -31,6 +32,80 @@ async function publish(redis: RedisConnection, channel: string, change: AuthChan
   return Number(await redis.sendCommand(['PUBLISH', channel, encodeAuthChange(change)]));
 }
 
+/** How often a change Redis did not take is sent again. */
+export const REPUBLISH_EVERY_MS = 200;
+
+export interface Republisher {
+  /** Publishes `change`; when Redis does not take it, keeps sending it again. */
+  publish(change: AuthChange): Promise<void>;
+  /** How many changes wait to be sent again. */
+  readonly waiting: () => number;
+  close(): void;
+}
+
+/**
+ * Changes Redis did not take (it was down, or hung past the command timeout) are sent again every
+ * REPUBLISH_EVERY_MS, in order, until it takes them or `keepMs` (the cache's TTL) has passed, after
+ * which no instance still holds an entry they would make stale. Without this an instance whose
+ * subscription outlived a short stall (it is live while it hears its own echo within 3 s) kept a
+ * revoked token for the whole TTL. A change sent twice is harmless: forgetting is idempotent.
+ */
+export function createRepublisher(send: (change: AuthChange) => Promise<unknown>, keepMs: number, logger: Logger, now: () => number = Date.now): Republisher {
+  const waiting: Array<{ change: AuthChange; until: number }> = [];
+  let timer: NodeJS.Timeout | undefined;
+  let flushing = false;
+  const schedule = (): void => {
+    if (timer || waiting.length === 0) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void flush();
+    }, REPUBLISH_EVERY_MS);
+    timer.unref();
+  };
+  const flush = async (): Promise<void> => {
+    if (flushing) return;
+    flushing = true;
+    let sent = 0;
+    try {
+      while (waiting.length > 0) {
+        const first = waiting[0]!;
+        if (now() < first.until) {
+          await send(first.change);
+          sent += 1;
+        }
+        waiting.shift();
+      }
+      if (sent > 0) logger.info({ sent }, 'auth changes published to the other instances after Redis took them');
+    } catch {
+      // Still not taken: the next round tries again.
+    } finally {
+      flushing = false;
+      schedule();
+    }
+  };
+  return {
+    publish: async (change) => {
+      // Behind changes still waiting, so that the others hear them in order.
+      if (waiting.length === 0) {
+        try {
+          await send(change);
+          return;
+        } catch (error) {
+          logger.warn({ err: error, change }, 'auth change not published to the other instances; sending it again until Redis takes it');
+        }
+      }
+      waiting.push({ change, until: now() + keepMs });
+      schedule();
+    },
+    waiting: () => waiting.length,
+    close: () => {
+      clearTimeout(timer);
+      timer = undefined;
+      waiting.length = 0;
+    },
+  };
+}
+
 /** The auth cache of a server instance: shared through Redis when it is configured, its own otherwise. */
 export function createInstanceAuthCache(config: Config, redis: RedisConnection | undefined, logger: Logger): InstanceAuthCache {
   const base = { ttlSeconds: config.authCacheTtlSeconds, verify: verifyBearerToken, resolve: resolveAccess };
@@ -38,21 +113,24 @@ export function createInstanceAuthCache(config: Config, redis: RedisConnection |
     return { cache: createAuthCache(base), following: () => true, close: async () => undefined };
   }
   const channel = authChangesChannel(config.redisPrefix);
-  const cache = createAuthCache({
-    ...base,
-    publish: async (change) => {
-      // The change is committed: a Redis that does not take it leaves the others on their
-      // unfollowed trust (they have lost their subscription too) or, at worst, on the TTL.
-      await publish(redis, channel, change).catch((error: unknown) => logger.warn({ err: error, change }, 'auth change not published to the other instances'));
-    },
-  });
+  // The change is committed: a Redis that does not take it gets it again until it does (or the TTL
+  // has passed); meanwhile the others trust their entries as their subscription allows.
+  const republisher = createRepublisher((change) => publish(redis, channel, change), config.authCacheTtlSeconds * 1000, logger);
+  const cache = createAuthCache({ ...base, publish: republisher.publish });
   cache.setFollowing(false);
   const subscription = subscribeRedis(config.redisUrl, channel, redis, logger, {
     onMessage: (message) => cache.forget(decodeAuthChange(message)),
     onLive: () => cache.setFollowing(true),
     onLost: () => cache.setFollowing(false),
   });
-  return { cache, following: () => subscription.live, close: () => subscription.close() };
+  return {
+    cache,
+    following: () => subscription.live,
+    close: () => {
+      republisher.close();
+      return subscription.close();
+    },
+  };
 }
 
 /**
