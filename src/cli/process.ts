@@ -44,14 +44,20 @@ const err = (line: string): void => void process.stderr.write(`${line}\n`);
 /**
  * With REDIS_URL set, a change that running instances may have cached (a token, a membership, a
  * module) is published to them, so that each forgets it at once; without it they see it within
- * their AUTH_CACHE_TTL_SECONDS. The change is saved either way.
+ * their AUTH_CACHE_TTL_SECONDS. The change is saved either way; a publish no instance heard (no
+ * instance runs, or they have another REDIS_PREFIX) is a warning.
  */
 async function announce(changes: readonly AuthChange[]): Promise<void> {
   const config = loadConfig();
   if (!config.redisUrl) return;
   try {
     const received = await announceAuthChanges(config.redisUrl, config.redisPrefix, changes);
-    out(`Told ${received} running instance${received === 1 ? '' : 's'} (through Redis) to forget what they had cached of it.`);
+    if (received > 0) out(`Told ${received} running instance${received === 1 ? '' : 's'} (through Redis) to forget what they had cached of it.`);
+    else
+      err(
+        `Warning: the change is saved, but no running instance listens on Redis with REDIS_PREFIX "${config.redisPrefix}": ` +
+          `if instances run, set the REDIS_PREFIX they have; else they see it within their AUTH_CACHE_TTL_SECONDS.`,
+      );
   } catch (error) {
     err(
       `Warning: the change is saved, but Redis (REDIS_URL) could not be reached to tell the running instances ` +

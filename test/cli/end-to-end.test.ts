@@ -8,6 +8,7 @@ import { api } from '../helpers/api.js';
 import { buildApp, type Harness } from '../helpers/harness.js';
 import { createServer, type Server } from 'node:net';
 import { emptyDatabase, idAfter, spawnCli, spawnCliWith, type EmptyDatabase } from './cli-helpers.js';
+import { testEnv } from '../helpers/test-env.js';
 
 describe('CLI end to end (spawned process)', function () {
   this.timeout(180_000);
@@ -81,6 +82,16 @@ describe('CLI end to end (spawned process)', function () {
       expect(result.err).to.deep.equal([message]);
     }
   });
+  it('When REDIS_URL is set but no instance listens with that REDIS_PREFIX, Then the change is saved, a warning names the prefix, and the process exits 0', async () => {
+    const provider = idAfter((await spawnCli(database.url, 'create-provider', '--name', 'Unheard Redis Logistics')).out.at(-1), 'provider company');
+    const result = await spawnCliWith({ REDIS_URL: testEnv.redisUrl, REDIS_PREFIX: 'tpl-cli-nobody-listens' }, database.url, 'set-module', '--company', String(provider), '--module', 'returns', '--off');
+    expect(result.code, result.err.join('\n')).to.equal(0);
+    expect(result.out).to.deep.equal([`Switched module returns off for company ${provider} 'Unheard Redis Logistics'.`]);
+    expect(result.err).to.deep.equal([
+      'Warning: the change is saved, but no running instance listens on Redis with REDIS_PREFIX "tpl-cli-nobody-listens": if instances run, set the REDIS_PREFIX they have; else they see it within their AUTH_CACHE_TTL_SECONDS.',
+    ]);
+  });
+
   it('When REDIS_URL names a Redis that takes the connection and never answers, Then a change is saved, the warning printed, and the process exits 0 on its own', async () => {
     const sockets = new Set<import('node:net').Socket>();
     const silent: Server = createServer((socket) => void sockets.add(socket));
