@@ -2195,7 +2195,8 @@ export interface components {
             reasons: string[];
         };
         /**
-         * @description `database`: a query answers. `migrations`: every migration of this version is applied (false
+         * @description `database`: a query answers. `migrations`: every migration of this version is applied and the
+         *     database records none this version does not know, as after a newer version's `migrate` (false
          *     too when the database does not answer). `redis`: Redis answers; present only when `REDIS_URL`
          *     is set.
          */

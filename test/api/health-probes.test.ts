@@ -146,6 +146,23 @@ describe('GET /readyz', () => {
     await scratch.db.migrate.up({ migrationSource });
     await api(h.app).get('/readyz').expect(200);
   });
+
+  it('When the database records a migration this version does not know (a newer version migrated it), Then it is 503 naming it, and 200 once the record is gone', async () => {
+    scratch = await createScratchDatabase();
+    await scratch.db.migrate.latest({ migrationSource });
+    const h = await buildApp({ deps: { db: scratch.db } });
+    await api(h.app).get('/readyz').expect(200);
+    const newer = '099_from_a_newer_version';
+    await scratch.db('knex_migrations').insert({ name: newer, batch: 99, migration_time: new Date() });
+    const res = await api(h.app).get('/readyz').expect(503);
+    expect(res.body).to.deep.equal({
+      status: 'not_ready',
+      checks: { database: true, migrations: false },
+      reasons: [`The database was migrated by a newer version of the service (${newer}), which this version does not know; run that version, or restore the backup taken before its migrate.`],
+    });
+    await scratch.db('knex_migrations').where('name', newer).delete();
+    await api(h.app).get('/readyz').expect(200);
+  });
 });
 
 describe('The probes in the OpenAPI document', () => {

@@ -1,6 +1,7 @@
 /**
  * Readiness (GET /readyz): whether this instance can serve requests, for a load balancer. It
- * needs its database to answer with every migration of this version applied (one query does both),
+ * needs its database to answer with every migration of this version applied and none this version
+ * does not know (a newer version's: after a rollback of the code alone; one query does all three),
  * and Redis to answer when REDIS_URL is set. Storage and heartbeats are /health's business: they
  * do not take an instance out of the balancer.
  */
@@ -19,6 +20,8 @@ const messages = {
   accessDenied: "The database server refused DATABASE_URL's user or password.",
   migrations: (pending: string[]) =>
     `${pending.length} migration${pending.length === 1 ? ' is' : 's are'} not applied (${pending.join(', ')}); run the migrations.`,
+  newerSchema: (unknown: string[]) =>
+    `The database was migrated by a newer version of the service (${unknown.join(', ')}), which this version does not know; run that version, or restore the backup taken before its migrate.`,
   redis: 'Redis (REDIS_URL) does not answer.',
 };
 
@@ -34,29 +37,40 @@ export function databaseProblem(error: unknown): string {
   return messages.database;
 }
 
-/** The migrations of this version that the database has not recorded. */
-export async function pendingMigrationNames(db: Knex): Promise<string[]> {
-  const applied = new Set(await repository.appliedMigrations(db));
-  return (await migrationSource.getMigrations([])).filter((name) => !applied.has(name));
+interface MigrationState {
+  /** This version's migrations that the database has not recorded. */
+  pending: string[];
+  /** Migrations the database has recorded that this version does not know (a newer version ran them). */
+  unknown: string[];
 }
 
-/** The migrations of this version that the database has not recorded, or why the database cannot tell. */
-async function pendingMigrations(deps: AppDeps): Promise<{ pending: string[] } | { problem: string }> {
-  const work = pendingMigrationNames(deps.db).then(
-    (pending) => ({ pending }),
-    (error: unknown) => ({ problem: databaseProblem(error) }),
-  );
-  return withTimeout<{ pending: string[] } | { problem: string }>(work, { problem: messages.database });
+async function migrationState(db: Knex): Promise<MigrationState> {
+  const applied = await repository.appliedMigrations(db);
+  const known = await migrationSource.getMigrations([]);
+  const [appliedSet, knownSet] = [new Set(applied), new Set(known)];
+  return { pending: known.filter((name) => !appliedSet.has(name)), unknown: applied.filter((name) => !knownSet.has(name)) };
+}
+
+/** The migrations of this version that the database has not recorded. */
+export async function pendingMigrationNames(db: Knex): Promise<string[]> {
+  return (await migrationState(db)).pending;
+}
+
+/** What this version and the database's record of migrations differ by, or why the database cannot tell. */
+async function migrationsOf(deps: AppDeps): Promise<MigrationState | { problem: string }> {
+  const work = migrationState(deps.db).catch((error: unknown) => ({ problem: databaseProblem(error) }));
+  return withTimeout<MigrationState | { problem: string }>(work, { problem: messages.database });
 }
 
 export async function checkReadiness(deps: AppDeps): Promise<Readiness> {
-  const [found, redis] = await Promise.all([pendingMigrations(deps), deps.redis?.ping(CHECK_TIMEOUT_MS)]);
-  const pending = 'pending' in found ? found.pending : undefined;
-  const database = pending !== undefined;
-  const migrations = database && pending.length === 0;
+  const [found, redis] = await Promise.all([migrationsOf(deps), deps.redis?.ping(CHECK_TIMEOUT_MS)]);
+  const state = 'problem' in found ? undefined : found;
+  const database = state !== undefined;
+  const migrations = state !== undefined && state.pending.length === 0 && state.unknown.length === 0;
   const reasons = [
     ...('problem' in found ? [found.problem] : []),
-    ...(database && !migrations ? [messages.migrations(pending)] : []),
+    ...(state && state.pending.length > 0 ? [messages.migrations(state.pending)] : []),
+    ...(state && state.unknown.length > 0 ? [messages.newerSchema(state.unknown)] : []),
     ...(redis === false ? [messages.redis] : []),
   ];
   return {
