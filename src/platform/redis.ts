@@ -73,13 +73,24 @@ async function closeClient(client: Client): Promise<void> {
 
 class RedisTimeoutError extends Error {}
 
-/** `work`, or a RedisTimeoutError once `ms` have passed. */
+/**
+ * `work`, or a RedisTimeoutError once `ms` have passed. The timeout waits one more turn of the
+ * event loop (setImmediate runs after the loop has read its sockets): after the loop was blocked
+ * for longer than `ms` (an instance compiling its validators at start), an answer that arrived
+ * meanwhile wins, instead of a timeout that would replace a healthy connection.
+ */
 function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let turn: NodeJS.Immediate | undefined;
   const limit = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new RedisTimeoutError(`Redis did not answer ${what} within ${ms} ms`)), ms);
+    timer = setTimeout(() => {
+      turn = setImmediate(() => reject(new RedisTimeoutError(`Redis did not answer ${what} within ${ms} ms`)));
+    }, ms);
   });
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+  return Promise.race([work, limit]).finally(() => {
+    clearTimeout(timer);
+    clearImmediate(turn);
+  });
 }
 
 export async function connectRedis(url: string, logger: Logger): Promise<RedisConnection> {

@@ -138,6 +138,20 @@ describe('Redis down with REDIS_URL set (behind a TCP proxy)', function () {
     expect(lines.map((l) => l.msg)).to.include('redis answers again: rate limits are counted in redis');
   });
 
+  it('When the event loop is blocked past the command timeout while Redis answers, Then the answer wins: no timeout, no new connection', async () => {
+    await burst(1); // the client is connected and ready
+    lines.length = 0;
+    const accepted = proxy!.accepted;
+    const reply = redis!.sendCommand(['PING']);
+    const until = Date.now() + 900; // past the 500 ms command timeout, as a start-up compiling validators
+    while (Date.now() < until) {
+      // busy: the loop reads no socket meanwhile
+    }
+    expect(await reply).to.equal('PONG');
+    expect(lines.map((l) => l.msg)).to.not.include('redis did not answer in time; connecting again');
+    expect(proxy!.accepted, 'no new connection').to.equal(accepted);
+  });
+
   it('When a token is revoked while the link is cut, Then an instance whose subscription stayed live refuses it once the link is back (the change is sent again), not after the auth cache TTL', async () => {
     const proxied = `redis://127.0.0.1:${proxy!.port}`;
     const configOf = (url: string) => testConfig({ REDIS_URL: url, AUTH_CACHE_TTL_SECONDS: '60' });
