@@ -75,8 +75,8 @@ export interface paths {
          * @description Runs the health checks: database query, rate-limit store, storage, heartbeats. 200 while the
          *     database answers, 503 with the same body and `status: down` when it does not.
          *     `?format=prometheus` answers the same checks in Prometheus text exposition (`tpl_up`,
-         *     `tpl_health_check`, `tpl_heartbeat_age_seconds`), followed by every metric of `GET /metrics`;
-         *     unlike `/metrics` it runs the checks, so scrape `/metrics` instead.
+         *     `tpl_health_check`, `tpl_heartbeat_age_seconds`) and nothing else: the process's metrics are
+         *     `GET /metrics`'s alone, which is kept inside the network (this route needs no token).
          *     `/health` and `/up` answer the same.
          */
         get: operations["getHealth"];

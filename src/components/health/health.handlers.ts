@@ -10,7 +10,7 @@ async function health(input: Pick<HandlerInput<'getHealth'>, 'query' | 'deps'>):
   const result = await checkHealth(input.deps);
   const down = result.status === 'down';
   if (input.query.format === 'prometheus') {
-    const body = await renderPrometheus(input.deps.metrics.registry, result);
+    const body = await renderPrometheus(result);
     const headers = { 'Content-Type': PROMETHEUS_CONTENT_TYPE };
     return down ? { status: 503, body, contentType: 'text/plain', headers } : { status: 200, body, contentType: 'text/plain', headers };
   }

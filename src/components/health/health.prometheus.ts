@@ -1,6 +1,8 @@
 /**
  * The health object in Prometheus text exposition (`?format=prometheus`): the checks just run, as
- * gauges of their own registry, followed by the process's metrics (what GET /metrics serves).
+ * gauges of their own registry, and nothing else. The health routes answer without a token, so
+ * they never carry the process's metrics (request durations per operation, GraphQL operation names
+ * from every tenant): those are GET /metrics's, which stays inside the network.
  */
 import { Gauge, Registry } from 'prom-client';
 import type { Schema } from '../../platform/openapi/schemas.js';
@@ -21,6 +23,6 @@ function healthRegistry(health: Schema<'Health'>, now: number): Registry {
   return registry;
 }
 
-export async function renderPrometheus(registry: Registry, health: Schema<'Health'>, now = Date.now()): Promise<string> {
-  return (await healthRegistry(health, now).metrics()) + (await registry.metrics());
+export function renderPrometheus(health: Schema<'Health'>, now = Date.now()): Promise<string> {
+  return healthRegistry(health, now).metrics();
 }
