@@ -847,7 +847,7 @@ export interface paths {
         get: operations["getReception"];
         /**
          * Update a reception
-         * @description Changes header fields and corrects line quantities; stock and received quantities move by the difference, in one transaction. Corrections are judged together, on the reception they leave, whatever the order of `items`, and are a 422 when they would take stock below zero or receive more on a purchase-order line than it ordered (lot A 0.4 to 0.2 and lot B 0.6 to 0.8 of a line of 1 are taken in either order).
+         * @description Changes header fields and corrects line quantities; stock and received quantities move by the difference, in one transaction. Corrections are judged together, on the reception they leave, whatever the order of `items`, and are a 422 when they would take stock below zero or receive more on a purchase-order line than it ordered (lot A 0.4 to 0.2 and lot B 0.6 to 0.8 of a line of 1 are taken in either order). A line whose article has changed its unit, or whether it tracks lots or expiry dates, since it was received cannot be corrected (a 422 on its quantity; adjust the stock instead); the same quantity is still no change.
          */
         put: operations["updateReception"];
         post?: never;
@@ -1133,8 +1133,8 @@ export interface paths {
          * @description Registers goods returned by a client partner into a warehouse; stock rises per line (default
          *     `STOC_OK`). With `sales_order_id`, the order must have shipped something (`partially_delivered`,
          *     `delivered` or `closed`) to the return's `partner_id`, and each article, over all the return's
-         *     lines, may come back at most as much as the order's shipments delivered of it less what earlier
-         *     returns against the order took back; an article kept per lot, at most what they took of that
+         *     lines, may come back, in the unit the order's lines were in, at most as much as the order's
+         *     shipments delivered of it less what earlier returns against the order took back; an article kept per lot, at most what they took of that
          *     lot; an article kept per expiry date, only with a date they took (of that lot) and at most what
          *     they took with it, so that returned goods keep the shelf life they left with. Records
          *     `return.created` and `stock.changed`.

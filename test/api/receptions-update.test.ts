@@ -224,4 +224,21 @@ describe('PUT /api/receptions/{id}', () => {
       expect(await inboundState(h.db, world.client.id)).to.deep.equal(before);
     });
   });
+
+  it('When the article changed its unit or what it tracks since the line was received, Then correcting the line is a 422 saying to adjust instead, and the same quantity is still no change', async () => {
+    const { po, reception, buc, kg } = await received(8, 5);
+    await world.as('operator').put(`/api/purchase-orders/${po.id}`).send({ status: 'closed' }).expect(200);
+    await adjust(world, [deltaLine(buc, -8), deltaLine(kg, -5, undefined, 'KG')]);
+    // Nothing on hand and no open line: both changes are allowed.
+    await world.as('operator').put(`/api/articles/${buc.id}`).send({ um3pl: 'KG' }).expect(200);
+    await world.as('operator').put(`/api/articles/${kg.id}`).send({ lot_tracked: true }).expect(200);
+    const [bucLine, kgLine] = reception.items;
+    const adjustInstead = "this line's quantity can no longer be corrected (its stock would be a balance nothing can use); change the stock with POST /api/stock/adjustments instead.";
+    await refused(reception.id, { items: [{ id: bucLine!.id, quantity_um3pl: 10 }, { id: kgLine!.id, quantity_um3pl: 7.5 }] }, {
+      'items.0.quantity_um3pl': [`Article ${buc.code} is now kept in KG, and this line was received in BUC: ${adjustInstead}`],
+      'items.1.quantity_um3pl': [`Article ${kg.code} now tracks lots, and this line was received without one: ${adjustInstead}`],
+    });
+    await put(reception.id, { items: [{ id: bucLine!.id, quantity_um3pl: 8 }, { id: kgLine!.id, quantity_um3pl: 5 }] }).expect(200);
+    expect(await corrections(reception.id)).to.deep.equal([]);
+  });
 });

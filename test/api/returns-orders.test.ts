@@ -166,6 +166,16 @@ describe('POST /api/returns against a sales order', () => {
         .expect(201);
     });
 
+    it('When the article is now kept in another unit than the order delivered it in, Then 422 on the line\'s um3pl and nothing is written', async () => {
+      const article = await freshArticle();
+      const orderId = await order([[article.id, 'BUC', 3]], DELIVER);
+      // Nothing on hand and no open line: the unit may change.
+      await world.as('operator').put(`/api/articles/${article.id}`).send({ um3pl: 'KG' }).expect(200);
+      await expectRefused(() => returnAgainst(orderId, [{ article_id: article.id, um3pl: 'KG', quantity_um3pl: 3 }]), {
+        'items.0.um3pl': [`Sales order ${orderId} delivered article ${article.code} in BUC, and the article is now kept in KG: it cannot come back against that order (the quantities would mix units); leave sales_order_id out.`],
+      });
+    });
+
     it('When another customer of the same client returns against the order, Then 422 on partner_id naming the customer the order went to; that customer may', async () => {
       const article = await freshArticle();
       const orderId = await order([[article.id, 'BUC', 2]], DELIVER);

@@ -36,10 +36,11 @@ export interface ReceptionItemRow {
   expiry_date: string | null;
 }
 
-/** What the lot rules read of an article (documents/document-lots.ts). */
+/** What a reception line's correction reads of its article as it is now: the lot rules' flags (documents/document-lots.ts) and its unit. */
 export interface LotFlags {
   id: number;
   article_code: string;
+  um3pl: string;
   lot_tracked: boolean | number;
   expiry_tracked: boolean | number;
 }
@@ -138,7 +139,7 @@ export async function insertReception(
  */
 export async function lotFlagsOf(tx: Knex, articleIds: readonly number[]): Promise<Map<number, LotFlags>> {
   if (articleIds.length === 0) return new Map();
-  const rows = (await tx('articles').select('id', 'article_code', 'lot_tracked', 'expiry_tracked').whereIn('id', [...new Set(articleIds)])) as LotFlags[];
+  const rows = (await tx('articles').select('id', 'article_code', 'um3pl', 'lot_tracked', 'expiry_tracked').whereIn('id', [...new Set(articleIds)])) as LotFlags[];
   return new Map(rows.map((row) => [row.id, row]));
 }
 

@@ -2,7 +2,9 @@
  * How the corrections of one PUT /api/receptions/{id} are applied: on the reception as the request
  * leaves it, never line by line in the order the lines were sent. Lot A 0.4 -> 0.2 and lot B
  * 0.6 -> 0.8 of one order line of 1 receive 1 either way; raising B first would have read 1.2.
+ * And which lines can no longer be corrected: those the article's unit or tracking has left behind.
  */
+import { sameCode } from '../../kernel/text.js';
 
 /** A correction of one reception line: its index in the request, and its quantity before and after (thousandths). */
 export interface Correction {
@@ -69,4 +71,29 @@ export function overOrders(change: ReceivedChange, orderLine: { quantity: number
  */
 export function raisesFirst<T extends Correction>(corrections: readonly T[]): T[] {
   return [...corrections].sort((a, b) => Number(b.to > b.from) - Number(a.to > a.from));
+}
+
+/** A reception line as it was received, and its article as it is now. */
+export interface LineAndArticle {
+  line: { um3pl: string; lot: string | null; expiry_date: string | null };
+  article: { article_code: string; um3pl: string; lot_tracked: boolean | number; expiry_tracked: boolean | number };
+}
+
+const stale = (code: string, what: string) =>
+  `Article ${code} ${what}: this line's quantity can no longer be corrected (its stock would be a balance nothing can use); change the stock with POST /api/stock/adjustments instead.`;
+
+/**
+ * Why a line can no longer be corrected, or undefined: its article changed its unit or what it
+ * tracks since it was received (both are allowed once nothing is on hand or on open lines), so a
+ * correction would write stock in the old unit or on a lot the article no longer has (or without
+ * one it now needs).
+ */
+export function staleLine({ line, article }: LineAndArticle): string | undefined {
+  if (!sameCode(line.um3pl, article.um3pl)) return stale(article.article_code, `is now kept in ${article.um3pl}, and this line was received in ${line.um3pl}`);
+  const hasLot = (line.lot ?? '') !== '';
+  if (Boolean(article.lot_tracked) !== hasLot) return stale(article.article_code, article.lot_tracked ? 'now tracks lots, and this line was received without one' : 'no longer tracks lots, and this line was received with one');
+  const hasExpiry = (line.expiry_date ?? '') !== '';
+  if (Boolean(article.expiry_tracked) !== hasExpiry)
+    return stale(article.article_code, article.expiry_tracked ? 'now tracks expiry dates, and this line was received without one' : 'no longer tracks expiry dates, and this line was received with one');
+  return undefined;
 }

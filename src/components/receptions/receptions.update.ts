@@ -3,7 +3,8 @@
  * the order line's received quantity and the stock of the line's own lot and expiry date by the
  * difference (movement cause `reception_correction`), all in one transaction; the corrections are
  * refused when together they would receive more than an order line ordered, or take stock below
- * zero (judged on the result, not in the order the lines were sent: receptions.rules.ts). A change
+ * zero (judged on the result, not in the order the lines were sent: receptions.rules.ts), or when the
+ * article's unit or tracking changed since the line was received (staleLine). A change
  * records `reception.updated` with the reception as it then is (after `stock.changed` and
  * `purchase_order.updated` of a correction).
  */
@@ -19,7 +20,7 @@ import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { ReceptionItemRow, ReceptionResource, ReceptionRow } from './receptions.repository.js';
 import { messages, requireReception, writeReception } from './receptions.service.js';
-import { type Correction, overOrders, raisesFirst, receivedChanges } from './receptions.rules.js';
+import { type Correction, overOrders, raisesFirst, receivedChanges, staleLine } from './receptions.rules.js';
 
 /**
  * The purchase order is locked first (receptions and corrections of one order queue up), then the
@@ -51,6 +52,8 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       seen.add(item.id);
       const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
       if (!quantity.ok) return problems.add(`items.${i}.quantity_um3pl`, quantity.message);
+      const left = quantity.thousandths === item.quantity ? undefined : staleLine({ line: item, article: flags.get(item.article_id)! });
+      if (left) return problems.add(`items.${i}.quantity_um3pl`, left);
       corrections.push({ index: i, item, poItemId: item.po_item_id, from: item.quantity, to: quantity.thousandths });
     });
     // Each order line's limit is judged on the request's result: one conditional move per line.

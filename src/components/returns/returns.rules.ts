@@ -1,11 +1,13 @@
 /**
- * What a return against a sales order may take back: pure, unit-tested. Each article at most what
+ * What a return against a sales order may take back: pure, unit-tested. Each article in the unit
+ * the order's lines were in (an article whose unit changed since cannot come back against it), at most what
  * the order's shipments delivered of it less what earlier returns (and earlier lines) took back;
  * a line with a lot, only of a lot the shipments took and at most what they took of it; a line
  * with an expiry date, only a date the shipments took (of that lot) and at most what they took
  * with it, so that returned goods keep the shelf life they left with.
  */
 import { toQuantity, type LotQuantity } from '../../kernel/quantity.js';
+import { sameCode } from '../../kernel/text.js';
 import type { Problems } from '../../platform/problems.js';
 import type { ResolvedLine } from '../documents/document-lines.js';
 
@@ -16,6 +18,8 @@ export const messages = {
   tooMuchOfLot: (lot: string, left: number, delivered: number) => `At most ${left} of lot ${lot} can still be returned (${delivered} of it delivered).`,
   expiryNotShipped: (what: string, orderId: number, shipped: readonly string[]) =>
     `${what} shipped on sales order ${orderId} with the expiry date ${shipped.join(' or ')}; give the expiry date it left with.`,
+  otherUnit: (orderId: number, code: string, shipped: readonly string[], now: string) =>
+    `Sales order ${orderId} delivered article ${code} in ${shipped.join(' and ')}, and the article is now kept in ${now}: it cannot come back against that order (the quantities would mix units); leave sales_order_id out.`,
   tooMuchOfExpiry: (what: string, date: string, left: number, delivered: number) =>
     `At most ${left} of ${what} with the expiry date ${date} can still be returned (${delivered} of it delivered with that date).`,
 };
@@ -46,6 +50,22 @@ export function tally(byArticle: Map<number, number>, lots: readonly LotQuantity
   return counted;
 }
 
+/** What an order's shipments delivered: a tally, and per article the units its lines were in. */
+export interface Delivered extends Tally {
+  units: Map<number, string[]>;
+}
+
+/** What an order's shipments delivered, from its lines (per article and unit) and its lots. */
+export function deliveredBy(lines: ReadonlyArray<{ articleId: number; um3pl: string; quantity: number }>, lots: readonly LotQuantity[]): Delivered {
+  const byArticle = new Map<number, number>();
+  const units = new Map<number, string[]>();
+  for (const line of lines) {
+    add(byArticle, line.articleId, line.quantity);
+    units.set(line.articleId, [...(units.get(line.articleId) ?? []), line.um3pl]);
+  }
+  return { ...tally(byArticle, lots), units };
+}
+
 /** The expiry dates `delivered` took of an article's lot (lot '' for expiry only), sorted. */
 function datesShipped(delivered: Tally, articleId: number, lot: string): string[] {
   const prefix = `${lotKey(articleId, lot)}|`;
@@ -72,9 +92,12 @@ function checkExpiry(line: ResolvedLine, delivered: Tally, returned: Tally, orde
   if (total > got && !problems.has(field)) problems.add(field, messages.tooMuchOfExpiry(what, line.expiryDate, toQuantity(Math.max(got - total + line.quantity, 0)), toQuantity(got)));
 }
 
-function checkArticle(line: ResolvedLine, delivered: Tally, returned: Tally, orderId: number, problems: Problems): void {
+function checkArticle(line: ResolvedLine, delivered: Delivered, returned: Tally, orderId: number, problems: Problems): void {
   const got = delivered.byArticle.get(line.articleId);
   if (got === undefined) return problems.add(`items.${line.index}.article_id`, messages.notDelivered(line.articleId, orderId));
+  // The article changed its unit since (allowed once nothing is on hand or on open lines).
+  const units = delivered.units.get(line.articleId) ?? [];
+  if (!units.some((unit) => sameCode(unit, line.um3pl))) return problems.add(`items.${line.index}.um3pl`, messages.otherUnit(orderId, line.articleCode, units, line.um3pl));
   const total = add(returned.byArticle, line.articleId, line.quantity);
   if (total > got) problems.add(`items.${line.index}.quantity_um3pl`, messages.tooMuch(toQuantity(Math.max(got - total + line.quantity, 0)), toQuantity(got)));
 }
@@ -83,7 +106,7 @@ function checkArticle(line: ResolvedLine, delivered: Tally, returned: Tally, ord
  * Checks the return's lines against what sales order `orderId` delivered and what earlier returns
  * took back; `returned` grows by each line, so that the lines of one return count together.
  */
-export function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Tally, returned: Tally, orderId: number, problems: Problems): void {
+export function checkAgainstDelivery(lines: readonly ResolvedLine[], delivered: Delivered, returned: Tally, orderId: number, problems: Problems): void {
   for (const line of lines) {
     if (line.lot !== '') checkLot(line, delivered, returned, orderId, problems);
     if (line.expiryDate !== '') checkExpiry(line, delivered, returned, orderId, problems);

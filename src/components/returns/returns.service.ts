@@ -20,7 +20,7 @@ import { checkWarehouse } from '../reference/reference.service.js';
 import { clientPartner, lockReturnableOrder, messages as salesOrderMessages } from '../sales-orders/sales-orders.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './returns.repository.js';
-import { checkAgainstDelivery, tally } from './returns.rules.js';
+import { checkAgainstDelivery, deliveredBy, tally } from './returns.rules.js';
 import type { ReturnResource } from './returns.repository.js';
 
 const messages = {
@@ -82,7 +82,7 @@ export async function createReturn(ctx: TenantContext, body: Schema<'ReturnCreat
       const lines = await resolveLines(tx, { clientId, clientIds: scope.clientIds, providerId: scope.providerId }, body.items, { problems, lots: 'inbound' });
       if (order && orderId !== undefined && !problems.has('sales_order_id')) {
         const returned = tally(await repository.returnedByArticle(tx, orderId), await repository.returnedByLot(tx, orderId));
-        checkAgainstDelivery(lines, tally(order.delivered, order.deliveredLots), returned, orderId, problems);
+        checkAgainstDelivery(lines, deliveredBy(order.delivered, order.deliveredLots), returned, orderId, problems);
       }
       if (body.internal_code && clientId !== undefined && (await codeTaken(tx, 'returns', 'internal_code', clientId, body.internal_code))) problems.add('internal_code', messages.codeTaken);
       problems.throwIfAny();

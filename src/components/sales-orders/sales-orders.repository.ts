@@ -257,12 +257,12 @@ export async function shippedByLot(tx: Knex, orderId: number): Promise<LotQuanti
   return rows.map((r) => ({ articleId: r.article_id, lot: r.lot, expiryDate: r.expiry_date, quantity: Number(r.total) }));
 }
 
-/** Per article: what the order's shipments delivered, in thousandths (articles of which nothing shipped are absent). */
-export async function deliveredByArticle(tx: Knex, orderId: number): Promise<Map<number, number>> {
-  const rows: Array<{ article_id: number; total: number | string }> = await tx('sales_order_items')
-    .select('article_id')
+/** Per article and unit its lines were in: what the order's shipments delivered, in thousandths (lines of which nothing shipped are absent). */
+export async function deliveredByArticle(tx: Knex, orderId: number): Promise<Array<{ articleId: number; um3pl: string; quantity: number }>> {
+  const rows: Array<{ article_id: number; um3pl: string; total: number | string }> = await tx('sales_order_items')
+    .select('article_id', 'um3pl')
     .sum({ total: 'delivered_quantity' })
     .where('sales_order_id', orderId)
-    .groupBy('article_id');
-  return new Map(rows.filter((r) => Number(r.total) > 0).map((r) => [r.article_id, Number(r.total)]));
+    .groupBy('article_id', 'um3pl');
+  return rows.filter((r) => Number(r.total) > 0).map((r) => ({ articleId: r.article_id, um3pl: r.um3pl, quantity: Number(r.total) }));
 }

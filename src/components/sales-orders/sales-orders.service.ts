@@ -289,7 +289,7 @@ export async function lockReturnableOrder(
   tx: Knex.Transaction,
   scope: CompanyScope,
   id: number,
-): Promise<{ clientId: number; partnerId: number; delivered: Map<number, number>; deliveredLots: LotQuantity[] }> {
+): Promise<{ clientId: number; partnerId: number; delivered: Array<{ articleId: number; um3pl: string; quantity: number }>; deliveredLots: LotQuantity[] }> {
   await repository.lockOrder(tx, id, scope);
   const order = await repository.findOrder(tx, scope, id);
   if (!order) throw InputError.field('sales_order_id', messages.notReturnable);

@@ -1,6 +1,6 @@
 /** What a return against a sales order may take back: per article, lot and expiry date, lines and earlier returns together. */
 import { expect } from 'chai';
-import { checkAgainstDelivery, tally } from '../../../src/components/returns/returns.rules.js';
+import { checkAgainstDelivery, deliveredBy, tally } from '../../../src/components/returns/returns.rules.js';
 import type { ResolvedLine } from '../../../src/components/documents/document-lines.js';
 import { Problems } from '../../../src/platform/problems.js';
 
@@ -17,7 +17,7 @@ const line = (index: number, articleId: number, quantity: number, lot = '', expi
 });
 
 /** The problems of `lines` against what shipped and came back, as the 422 lists them. */
-function problemsOf(lines: ResolvedLine[], delivered: ReturnType<typeof tally>, returned = tally(new Map(), [])): Record<string, string[]> {
+function problemsOf(lines: ResolvedLine[], delivered: ReturnType<typeof deliveredBy>, returned = tally(new Map(), [])): Record<string, string[]> {
   const problems = new Problems();
   checkAgainstDelivery(lines, delivered, returned, 9, problems);
   try {
@@ -30,7 +30,7 @@ function problemsOf(lines: ResolvedLine[], delivered: ReturnType<typeof tally>, 
 
 describe('returns.rules', () => {
   // Article 1 tracks expiry only: 10 shipped of 2027-03-01, 2 of 2027-06-01. Article 2, lot L: 5 of 2027-01-01, 1 of 2027-02-01.
-  const delivered = tally(new Map([[1, 12000], [2, 6000]]), [
+  const delivered = deliveredBy([{ articleId: 1, um3pl: 'BUC', quantity: 12000 }, { articleId: 2, um3pl: 'BUC', quantity: 6000 }], [
     { articleId: 1, lot: '', expiryDate: '2027-03-01', quantity: 10000 },
     { articleId: 1, lot: '', expiryDate: '2027-06-01', quantity: 2000 },
     { articleId: 2, lot: 'L', expiryDate: '2027-01-01', quantity: 5000 },
@@ -62,6 +62,14 @@ describe('returns.rules', () => {
       'items.0.expiry_date': ['Article A1 shipped on sales order 9 with the expiry date 2027-03-01 or 2027-06-01; give the expiry date it left with.'],
       'items.1.lot': ['Lot M of this article did not ship on sales order 9; name a lot its shipments took.'],
       'items.2.article_id': ['Article 3 was not delivered by sales order 9.'],
+    });
+  });
+
+  it('When the article is now kept in another unit than the order delivered it in, Then its unit is refused (ASCII case aside)', () => {
+    const byKg = deliveredBy([{ articleId: 5, um3pl: 'KG', quantity: 8000 }], []);
+    expect(problemsOf([{ ...line(0, 5, 1000), um3pl: 'kg' }], byKg)).to.deep.equal({});
+    expect(problemsOf([{ ...line(0, 5, 1000), um3pl: 'PAL' }], byKg)).to.deep.equal({
+      'items.0.um3pl': ['Sales order 9 delivered article A5 in KG, and the article is now kept in PAL: it cannot come back against that order (the quantities would mix units); leave sales_order_id out.'],
     });
   });
 });
