@@ -113,6 +113,7 @@ describe('GET /readyz', () => {
   it('When the database server answers but refuses DATABASE_URL (no such database, wrong credentials), Then the reason says which, without the server\'s text', async () => {
     expect(databaseProblem(Object.assign(new Error("Unknown database 'tpl_nope'"), { code: 'ER_BAD_DB_ERROR' }))).to.equal('The database named in DATABASE_URL does not exist on its server.');
     expect(databaseProblem(Object.assign(new Error("Access denied for user 'tpl'@'10.0.0.5'"), { code: 'ER_ACCESS_DENIED_ERROR' }))).to.equal("The database server refused DATABASE_URL's user or password.");
+    expect(databaseProblem(Object.assign(new Error("Access denied for user 'nobody'@'localhost'"), { code: 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR', errno: 1698 }))).to.equal("The database server refused DATABASE_URL's user or password.");
     expect(databaseProblem(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).to.equal('The database does not answer.');
     if (testEnv.engine !== 'mysql') return;
     const url = new URL(testEnv.mysqlUrl);

@@ -107,6 +107,11 @@ describe('GET /api/health', () => {
     expect(res.body.status).to.equal('degraded');
   });
 
+  it('When many health checks run at once, Then none finds the storage unwritable (each probe file is its own)', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => api(h.app).get('/api/health').expect(200)));
+    expect(results.map((res) => [res.body.checks.storage, res.body.checks.storage_public])).to.deep.equal(results.map(() => [true, true]));
+  });
+
   it('When the Redis connection does not answer its ping, Then redis and cache are false and status degraded (200)', async () => {
     const redis: RedisConnection = { sendCommand: () => Promise.reject(new Error('The client is closed')), ping: async () => false, close: async () => undefined };
     const res = await api((await buildApp({ deps: { redis } })).app).get('/api/health').expect(200);

@@ -4,6 +4,7 @@
  * `checks.cache` are false when no Redis is configured (there is none to answer), and then do not
  * make the status degraded.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
@@ -22,7 +23,8 @@ export { CHECK_TIMEOUT_MS };
 async function writable(folder: string): Promise<boolean> {
   try {
     await mkdir(folder, { recursive: true });
-    const probe = path.join(folder, `.health-${process.pid}-${Date.now()}`);
+    // Unique per check: two checks in the same millisecond must not unlink each other's file.
+    const probe = path.join(folder, `.health-${process.pid}-${randomUUID()}`);
     await writeFile(probe, 'ok');
     await unlink(probe);
     return true;

@@ -33,7 +33,8 @@ const messages = {
 export function databaseProblem(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ER_BAD_DB_ERROR') return messages.unknownDatabase;
-  if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR') return messages.accessDenied;
+  // 1698: an unknown user on a server that authenticates by socket (MariaDB's unix_socket plugin).
+  if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR' || code === 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR') return messages.accessDenied;
   return messages.database;
 }
 
