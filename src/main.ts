@@ -17,6 +17,7 @@ import { createMetrics } from './platform/metrics.js';
 import { connectRedis } from './platform/redis.js';
 import { startScheduler } from './scheduler.js';
 import { watchSchema } from './components/health/schema-watch.js';
+import { answerClientErrors } from './platform/http/client-errors.js';
 import { startFeedStamper } from './platform/feeds/sequencer.js';
 import { pruneEvents } from './components/events/events.service.js';
 import { reallocateExpiredLots } from './components/stock/stock.service.js';
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     connectionsCheckingInterval: 1000,
   });
   server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
+  server.on('clientError', answerClientErrors(logger, metrics));
   // A port in use or a HOST that does not resolve: one JSON line and exit 1, as any start that fails.
   server.once('error', exitOnStartupFailure);
   server.listen(config.port, config.host, () => {

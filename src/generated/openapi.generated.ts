@@ -167,7 +167,10 @@ export interface paths {
          *     `tpl_database_up` whether the database answered it.
          *
          *     Besides the process (`tpl_process_*`, `tpl_nodejs_*`) and the request durations per
-         *     operation (`tpl_http_request_duration_seconds`): webhook delivery attempts by outcome
+         *     operation (`tpl_http_request_duration_seconds`, up to 60 s; status `408` for a request cut by
+         *     the request timeout, `499` for one whose client went away before the answer), connections
+         *     answered before a request existed (`tpl_http_client_errors_total`: `400` not HTTP, `431`
+         *     headers too large, `408` headers not received in time): webhook delivery attempts by outcome
          *     (`tpl_webhook_deliveries_total`), the delivery backlog by status and the age of its oldest
          *     (`tpl_webhook_deliveries_backlog`, `tpl_webhook_deliveries_oldest_age_seconds`), events not
          *     fanned out yet and set aside (`tpl_outbox_backlog`, `tpl_outbox_oldest_age_seconds`,
@@ -2094,7 +2097,7 @@ export interface components {
             /** @example 5 */
             stale_after_minutes: number;
             /**
-             * @description True when no heartbeat was ever recorded; `items` then holds one placeholder row for the cron heartbeat.
+             * @description True when no heartbeat could be read (none was ever recorded, or the database did not answer, `checks.database` false); `items` then holds one placeholder row for the cron heartbeat.
              * @example false
              */
             no_records: boolean;

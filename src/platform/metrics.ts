@@ -5,7 +5,7 @@
  * (src/components/webhooks/webhooks.backlog.ts) and served as last sampled, with the sample's age;
  * the pool's use is read from the pool object itself (pool-metrics.ts).
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** What a webhook delivery attempt came to. */
@@ -27,6 +27,8 @@ export interface Metrics {
   idempotency(outcome: IdempotencyOutcome): void;
   /** Counts one GraphQL operation under a bounded name (graphql-operation-names.ts). */
   graphqlOperation(name: string): void;
+  /** Counts an answer node:http's parser or timeouts gave before any request existed (client-errors.ts). */
+  clientError(status: number): void;
   /** A background sample of the backlogs; `undefined` when the database did not answer it. */
   backlogSampled(sample: BacklogSample | undefined, at?: number): void;
 }
@@ -40,22 +42,34 @@ function processMetrics(registry: Registry): void {
   }
 }
 
+/**
+ * The status a request is counted under: its answer's, or 408 when the server's request timeout
+ * cut it (client-errors.ts marks it), or 499 (nginx's "client closed request") when the client went
+ * away before the answer was written, so that the slowest requests stay in the histogram.
+ */
+function countedStatus(req: Request, res: Response): string {
+  if (res.writableFinished) return String(res.statusCode);
+  return req.timedOut ? '408' : '499';
+}
+
 function requestDuration(registry: Registry): RequestHandler {
   const duration = new Histogram({
     name: 'tpl_http_request_duration_seconds',
-    help: 'Duration of HTTP requests by operation and status.',
+    help: 'Duration of HTTP requests by operation and status (408: cut by the request timeout; 499: the client went away before the answer).',
     labelNames: ['operation', 'method', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    // Up to the service's own bounds: the 10 s statement timeout, the lock waits, the 30 s request timeout.
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [registry],
   });
   return (req, res, next) => {
     const start = process.hrtime.bigint();
-    res.once('finish', () => {
-      duration.observe(
-        { operation: req.operation?.operationId ?? 'unmatched', method: req.method, status: String(res.statusCode) },
-        Number(process.hrtime.bigint() - start) / 1e9,
-      );
-    });
+    const done = (): void => {
+      res.off('finish', done);
+      res.off('close', done);
+      duration.observe({ operation: req.operation?.operationId ?? 'unmatched', method: req.method, status: countedStatus(req, res) }, Number(process.hrtime.bigint() - start) / 1e9);
+    };
+    res.on('finish', done);
+    res.on('close', done);
     next();
   };
 }
@@ -98,12 +112,14 @@ export function createMetrics(): Metrics {
   const deliveries = new Counter({ name: 'tpl_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome: delivered, retrying (to be tried again), failed (no retry left), gone (410, subscription off), refused (target not allowed), withheld (not sent: a module switched off since it was queued).', labelNames: ['outcome'], registers });
   const idempotency = new Counter({ name: 'tpl_idempotency_requests_total', help: 'Requests with an Idempotency-Key answered without running: replayed (the stored answer), conflict (409, the first still running), mismatch (422, another body).', labelNames: ['outcome'], registers });
   const graphql = new Counter({ name: 'tpl_graphql_operations_total', help: 'GraphQL operations by operation name (anonymous, or other once too many names were seen).', labelNames: ['operation'], registers });
+  const clientErrors = new Counter({ name: 'tpl_http_client_errors_total', help: 'Connections answered before a request existed, by status: 400 (not HTTP), 431 (headers too large), 408 (headers not received in time).', labelNames: ['status'], registers });
   return {
     registry,
     requestMetrics: requestDuration(registry),
     webhookDelivery: (outcome) => deliveries.inc({ outcome }),
     idempotency: (outcome) => idempotency.inc({ outcome }),
     graphqlOperation: (name) => graphql.inc({ operation: name }),
+    clientError: (status) => clientErrors.inc({ status: String(status) }),
     backlogSampled: backlogGauges(registry),
   };
 }

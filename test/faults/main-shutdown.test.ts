@@ -62,6 +62,24 @@ async function startUpload(
   };
 }
 
+/** The JSON lines the server process has written so far. */
+function logLines(server: ServerProcess): Array<Record<string, unknown>> {
+  return server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A sample of GET /metrics (the sum of the lines that start with `series`), or 0 when absent. */
+async function metric(port: number, series: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${series} `))
+    .reduce((sum, line) => sum + Number(line.slice(series.length + 1)), 0);
+}
+
 /** Defined in the SQLite run only (see above): not a skipped suite, which CI forbids. */
 function inSqliteRun(title: string, suite: (this: Mocha.Suite) => void): void {
   if (testEnv.engine === 'sqlite') describe(title, suite);
@@ -89,12 +107,28 @@ inSqliteRun('The server process: slow clients, SIGTERM under load, the worker at
       ({ port } = await server({ WORKER: 'off', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000' }));
     });
 
-    it('When a client sends part of its headers and then nothing, Then the server answers 408 and closes the connection within the headers timeout', async () => {
+    it('When a client sends part of its headers and then nothing, Then the server answers 408 with X-Request-Id and a message, closes the connection within the headers timeout, logs it and counts it', async () => {
       const connection = await rawConnection(port);
       const since = Date.now();
       connection.write('GET /api/articles HTTP/1.1\r\nHost: 127.0.0.1\r\n');
       const { text } = await closedWithin(connection, since, 1000 + CHECK_INTERVAL_MS + SLACK_MS);
       expect(statusOf(text)).to.equal(408);
+      const id = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(text)?.[1];
+      expect(id, text).to.be.a('string');
+      expect(text.endsWith('\r\n\r\n{"message":"The request did not arrive in full in time: send it again, whole."}'), text).to.equal(true);
+      await until(async () => logLines(servers[0]!).some((line) => line.requestId === id), 5000, 'the log line');
+      expect(logLines(servers[0]!).find((line) => line.requestId === id)).to.include({ msg: 'request headers not received in time', status: 408 });
+      expect(await metric(port, 'tpl_http_client_errors_total{status="408"}')).to.be.at.least(1);
+    });
+
+    it('When a client sends bytes that are not HTTP, Then it is answered 400 with X-Request-Id and a message, and counted', async () => {
+      const connection = await rawConnection(port);
+      connection.write('HELLO THERE\r\n\r\n');
+      const text = (await connection.closed).text;
+      expect(statusOf(text)).to.equal(400);
+      expect(text).to.match(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+      expect(text).to.include('{"message":"The request is not valid HTTP/1.1."}');
+      expect(await metric(port, 'tpl_http_client_errors_total{status="400"}')).to.be.at.least(1);
     });
 
     it('When a client trickles a header line every 200 ms, Then it is closed within the headers timeout all the same', async () => {
@@ -118,6 +152,11 @@ inSqliteRun('The server process: slow clients, SIGTERM under load, the worker at
       try {
         const { text } = await closedWithin(connection, since, 2000 + CHECK_INTERVAL_MS + SLACK_MS);
         expect(statusOf(text)).to.equal(408);
+        // The request existed: the access log and the histogram report it as the 408 it was, not as the client's abort.
+        const id = /\r\nX-Request-Id: ([^\r]+)\r\n/.exec(text)?.[1];
+        await until(async () => logLines(servers[0]!).some((line) => line.requestId === id), 5000, 'the access log line');
+        expect(logLines(servers[0]!).find((line) => line.requestId === id)).to.deep.include({ msg: 'request timed out', res: { statusCode: 408 } });
+        expect(await metric(port, 'tpl_http_request_duration_seconds_count{operation="createToken",method="POST",status="408"}')).to.be.at.least(1);
       } finally {
         clearInterval(trickle);
       }

@@ -1,5 +1,6 @@
 /**
- * Step 1: the access log, one JSON line a request when it ends, without credentials:
+ * Step 1: the access log, one JSON line a request when it ends, without credentials (no header,
+ * and the values of query parameters named like one are redacted):
  * `request completed` at info (1xx-4xx: a scanner's 404s and 401s must not flood the warn level;
  * and a probe's 503, which reports the state asked for), `request errored` at error (5xx, or a
  * connection closed before the answer was written). Each
@@ -11,7 +12,8 @@
  * was answered, and nothing failed on our side. One that went away after sending it, before the
  * answer began (a client's timeout), is `request abandoned` at warn, without `res`: the work goes
  * on and may well succeed (a retry with its Idempotency-Key is answered from it), so it is no
- * error of ours and has no status yet.
+ * error of ours and has no status yet. One whose body did not arrive within HTTP_REQUEST_TIMEOUT_MS
+ * is `request timed out` at warn, with the 408 node:http's timeout answered (client-errors.ts).
  * Written by hand rather than with pino-http, which builds a child logger with the serialized
  * request for every request even when its line is below the level and never written (production
  * logs at warn): about 4 % of the CPU of a small GET, measured by the benchmark's profile.
@@ -39,6 +41,31 @@ function reportsState(req: Request, status: number): boolean {
   return status === 503 && (req.operation?.raw.tags?.includes('Health') ?? false);
 }
 
+/** Query parameters whose values are never logged: a client may put a credential in the URL (refused, but sent). */
+const SECRET_PARAMETER = /pass|pwd|token|secret|key|auth|sig|session|credential/i;
+
+/** The request's URL as logged: the values of parameters named like a credential are `[redacted]`. */
+export function loggedUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark === -1) return url;
+  const query = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals === -1) return pair;
+      let name = pair.slice(0, equals);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A name that is not percent-encoded text is judged as sent.
+      }
+      return SECRET_PARAMETER.test(name) ? `${pair.slice(0, equals)}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, mark + 1)}${query}`;
+}
+
 function bodySize(res: Response): number | undefined {
   const length = res.getHeader('content-length');
   return length === undefined ? undefined : Number(length);
@@ -50,23 +77,24 @@ export function accessLog(logger: Logger): RequestHandler {
     const done = (): void => {
       res.off('finish', done);
       res.off('close', done);
-      const aborted = !req.complete;
-      const abandoned = !aborted && !res.headersSent && !res.writableFinished;
+      const timedOut = req.timedOut === true;
+      const aborted = !timedOut && !req.complete;
+      const abandoned = !timedOut && !aborted && !res.headersSent && !res.writableFinished;
       const unanswered = aborted || abandoned;
-      const status = res.statusCode;
-      const errored = !unanswered && ((status >= 500 && !reportsState(req, status)) || !res.writableFinished);
-      const level = errored ? 'error' : unanswered ? 'warn' : 'info';
+      const status = timedOut ? 408 : res.statusCode;
+      const errored = !unanswered && !timedOut && ((status >= 500 && !reportsState(req, status)) || !res.writableFinished);
+      const level = errored ? 'error' : unanswered || timedOut ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const userAgent = req.headers['user-agent']?.slice(0, USER_AGENT_MAX);
       const line = {
         requestId: req.requestId,
         operation: req.operation?.operationId,
         ...caller(req),
-        req: { method: req.method, url: req.originalUrl, userAgent },
-        ...(unanswered ? {} : { res: { statusCode: status, size: bodySize(res) } }),
+        req: { method: req.method, url: loggedUrl(req.originalUrl), userAgent },
+        ...(unanswered ? {} : { res: { statusCode: status, size: timedOut ? undefined : bodySize(res) } }),
         responseTime: Math.round(performance.now() - started),
       };
-      logger[level](line, aborted ? 'request aborted' : abandoned ? 'request abandoned' : errored ? 'request errored' : 'request completed');
+      logger[level](line, timedOut ? 'request timed out' : aborted ? 'request aborted' : abandoned ? 'request abandoned' : errored ? 'request errored' : 'request completed');
     };
     res.on('finish', done);
     res.on('close', done);

@@ -14,6 +14,8 @@ declare module 'express-serve-static-core' {
     auth?: RequestAuth;
     /** Step 6: why X-Company-Id names no company (not an id, sent twice), listed by step 7 with the request's other problems. */
     companyIdProblem?: string;
+    /** Set when node:http's request timeout cut the request before its body had arrived (client-errors.ts): answered 408. */
+    timedOut?: boolean;
   }
 }
 

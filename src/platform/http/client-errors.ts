@@ -1,0 +1,62 @@
+/**
+ * node:http's client errors: a connection whose bytes are not HTTP (400), whose headers are too
+ * large (431), or whose request did not arrive within HTTP_HEADERS_TIMEOUT_MS or, its body,
+ * HTTP_REQUEST_TIMEOUT_MS (408). Node answered them with a bare status line: no X-Request-Id (which
+ * the document puts on every answer), no body, no log line, no metric, and a body cut by the
+ * request timeout was logged as the client's own abort. Answered here as node would (only while
+ * nothing of another answer was written, then the connection closed), with X-Request-Id and a JSON
+ * message. A request that existed (its headers had arrived) is marked `timedOut`, so that the
+ * access log and the request-duration histogram report it as a 408; one that did not is logged
+ * here (a timeout at warn, a malformed request at info, as the access log does 4xx) and counted in
+ * `tpl_http_client_errors_total`. A reset connection gets nothing: there is no one to answer.
+ */
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Request } from 'express';
+import type { Logger } from 'pino';
+import type { Metrics } from '../metrics.js';
+
+const messages: Record<number, string> = {
+  400: 'The request is not valid HTTP/1.1.',
+  408: 'The request did not arrive in full in time: send it again, whole.',
+  431: 'The request headers are too large.',
+};
+
+function statusOf(code: string | undefined): number {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  return 400;
+}
+
+/** The raw answer: node's own when nothing was written, with our header and body. */
+function answer(status: number, requestId: string): string {
+  const body = JSON.stringify({ message: messages[status] });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+export function answerClientErrors(logger: Logger, metrics: Metrics): (error: Error & { code?: string }, socket: Duplex) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = statusOf(error.code);
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+    const request = inFlight?.req as (IncomingMessage & Partial<Pick<Request, 'requestId' | 'timedOut'>>) | undefined;
+    const requestId = request?.requestId ?? randomUUID();
+    const answered = inFlight?.headersSent === true;
+    if (!answered) socket.write(answer(status, requestId));
+    if (request) {
+      // The access log and the histogram see it when its response closes.
+      if (status === 408 && !answered) request.timedOut = true;
+    } else {
+      metrics.clientError(status);
+      logger[status === 408 ? 'warn' : 'info']({ requestId, status, code: error.code }, status === 408 ? 'request headers not received in time' : 'request refused: not valid HTTP');
+    }
+    socket.destroy(error);
+  };
+}
