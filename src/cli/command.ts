@@ -25,6 +25,8 @@ export interface Command<Spec extends OptionsSpec = OptionsSpec> {
    * manage the schema themselves); otherwise the CLI migrates the database first.
    */
   readonly migrateFirst?: boolean;
+  /** true: the command may create the database (migrate); a command that does not migrate first otherwise needs an existing one. */
+  readonly createsDatabase?: boolean;
   /** Checks across options that the spec cannot say (either --on or --off), before any database work. */
   readonly check?: (options: OptionValues<Spec>) => void;
   run(db: Knex, options: OptionValues<Spec>, out: Out, changed: AuthChanged): Promise<void>;
@@ -36,6 +38,7 @@ export interface AnyCommand {
   readonly summary: string;
   readonly options: OptionsSpec;
   readonly migrateFirst?: boolean;
+  readonly createsDatabase?: boolean;
   readonly check?: (options: Record<string, unknown>) => void;
   run(db: Knex, options: Record<string, unknown>, out: Out, changed: AuthChanged): Promise<void>;
 }

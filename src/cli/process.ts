@@ -7,7 +7,8 @@
  */
 import type { Knex } from 'knex';
 import { loadConfig } from '../config.js';
-import { createDb } from '../platform/db/database.js';
+import { createDb, sqliteFileOf } from '../platform/db/database.js';
+import { existsSync } from 'node:fs';
 import { runCli } from './run.js';
 import type { AnyCommand } from './command.js';
 import { COMMANDS } from './commands/index.js';
@@ -78,6 +79,10 @@ export async function runCliProcess(extra: readonly AnyCommand[] = []): Promise<
       out,
       err,
       database: () => (db ??= createDb(loadConfig().databaseUrl, { poolMax: 2, log: knexLog, statementTimeoutMs: 0 })),
+      missingDatabase: () => {
+        const file = sqliteFileOf(loadConfig().databaseUrl);
+        return file !== undefined && !existsSync(file) ? `There is no SQLite database at ${file}.` : undefined;
+      },
       announce,
     },
     [...COMMANDS, ...extra],

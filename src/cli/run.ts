@@ -24,6 +24,8 @@ export interface CliIo {
   readonly err: Out;
   /** The database to work on, opened when a command first needs it. */
   database(): Knex;
+  /** Why the database cannot be opened without creating it (a SQLite file that does not exist), or undefined. */
+  missingDatabase?(): string | undefined;
   /** Tells the running API instances what a command changed (main.ts: through Redis, when REDIS_URL is set). */
   announce?(changes: readonly AuthChange[]): Promise<void>;
 }
@@ -60,6 +62,9 @@ async function dispatch(argv: readonly string[], io: CliIo, commands: readonly A
   if (args.includes('--help') || args.includes('-h')) return help(commands, [name], io.out);
   const options = parseOptions(command.name, command.options, args);
   command.check?.(options);
+  // A command that neither migrates nor creates the database reads one that exists: a mistyped SQLite path must not make an empty one.
+  const missing = command.migrateFirst === false && !command.createsDatabase ? io.missingDatabase?.() : undefined;
+  if (missing !== undefined) throw new ConfigError(`${missing} ${command.name} reads a database and does not create one: check DATABASE_URL.`);
   const db = io.database();
   if (command.migrateFirst !== false) await migrate(db, io.out);
   const changes: AuthChange[] = [];

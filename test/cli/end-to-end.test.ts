@@ -9,6 +9,9 @@ import { buildApp, type Harness } from '../helpers/harness.js';
 import { createServer, type Server } from 'node:net';
 import { emptyDatabase, idAfter, spawnCli, spawnCliWith, type EmptyDatabase } from './cli-helpers.js';
 import { testEnv } from '../helpers/test-env.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 describe('CLI end to end (spawned process)', function () {
   this.timeout(180_000);
@@ -82,6 +85,24 @@ describe('CLI end to end (spawned process)', function () {
       expect(result.err).to.deep.equal([message]);
     }
   });
+  it('When DATABASE_URL names a SQLite file that does not exist, Then a list or rollback exits 2 saying so and creates nothing; migrate creates it', async () => {
+    const folder = path.join(mkdtempSync(path.join(tmpdir(), 'tpl-cli-missing-')), 'no-such-folder');
+    const file = path.join(folder, 'typo.sqlite');
+    try {
+      for (const argv of [['list-companies'], ['list-modules', '--company', '1'], ['rollback']]) {
+        const result = await spawnCli(`sqlite:${file}`, ...argv);
+        expect(result.code, argv[0]).to.equal(2);
+        expect(result.out).to.deep.equal([]);
+        expect(result.err).to.deep.equal([`There is no SQLite database at ${file}. ${argv[0]} reads a database and does not create one: check DATABASE_URL.`]);
+        expect(existsSync(folder), 'nothing created').to.equal(false);
+      }
+      expect((await spawnCli(`sqlite:${file}`, 'migrate')).code).to.equal(0);
+      expect(existsSync(file)).to.equal(true);
+    } finally {
+      rmSync(path.dirname(folder), { recursive: true, force: true });
+    }
+  });
+
   it('When REDIS_URL is set but no instance listens with that REDIS_PREFIX, Then the change is saved, a warning names the prefix, and the process exits 0', async () => {
     const provider = idAfter((await spawnCli(database.url, 'create-provider', '--name', 'Unheard Redis Logistics')).out.at(-1), 'provider company');
     const result = await spawnCliWith({ REDIS_URL: testEnv.redisUrl, REDIS_PREFIX: 'tpl-cli-nobody-listens' }, database.url, 'set-module', '--company', String(provider), '--module', 'returns', '--off');

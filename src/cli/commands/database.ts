@@ -26,6 +26,7 @@ export const migrateCommand = defineCommand({
   summary: 'Apply the migrations this version has and the database lacks (the server migrates SQLite at start; MariaDB/MySQL: run this before starting a new version).',
   options: {},
   migrateFirst: false,
+  createsDatabase: true,
   async run(db, _o, out) {
     const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
     const all = await appliedMigrations(db);

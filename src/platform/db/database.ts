@@ -75,6 +75,13 @@ function cacheStatements(conn: SqliteConnection): void {
   };
 }
 
+/** The file a `sqlite:` DATABASE_URL names, resolved (undefined for MySQL/MariaDB and for `sqlite::memory:`). */
+export function sqliteFileOf(url: string): string | undefined {
+  if (!url.startsWith('sqlite:')) return undefined;
+  const file = url.slice('sqlite:'.length);
+  return file === ':memory:' ? undefined : path.resolve(file);
+}
+
 function sqliteConfig(url: string): Knex.Config {
   const file = url.slice('sqlite:'.length);
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
