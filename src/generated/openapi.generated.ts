@@ -511,6 +511,11 @@ export interface paths {
          *     events or `updated_since` sets the new code on its lines and stock rows of the same
          *     `article_id` when an `article.updated` brings a different `article_code` (the guide's "Lists,
          *     pagination and sync loops").
+         *
+         *     With `If-Match` (the `ETag` of the article as read), the update is made only while the
+         *     article is still that version: another write since (a `PUT`, a by-code or master-data patch, a
+         *     bulk upsert) makes it a `412` that changes nothing. Without it, each write changes the fields
+         *     it sends, and of two writes of one field the later stays.
          */
         put: operations["updateArticle"];
         post?: never;
@@ -536,7 +541,9 @@ export interface paths {
         /**
          * Update an article by its code
          * @description Changes the given fields of the article with this code in the client in scope; 404 for an
-         *     unknown code. Records `article.updated`. `um3pl` follows the unit rules of `PUT /api/articles/{id}`.
+         *     unknown code. Records `article.updated` (nothing when no field changes). `um3pl` follows the
+         *     unit rules of `PUT /api/articles/{id}`. With `If-Match` (the article's `ETag` as read), the
+         *     update is made only while the article is still that version, else a `412`.
          */
         patch: operations["patchArticleByCode"];
         trace?: never;
@@ -1660,7 +1667,8 @@ export interface components {
             client_3pl_id?: number;
         };
         /**
-         * @description Full update of an article: the fields of the create, every one optional. `id` and
+         * @description An update of an article: the fields of the create, every one optional; a field left out keeps
+         *     its value (send `null` to clear a nullable one). `id` and
          *     `client_3pl_id` cannot change: they may be sent (so a create body can be sent again as an
          *     update) only with the article's own values, else a 422 on the field. A new `article_code` must
          *     be free within the article's client (a 422 on `article_code`).
@@ -4407,6 +4415,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description `If-Match` names another version than the resource now is: nothing changed. Read it again (the answer carries its current `ETag`), reapply your change and send that ETag. */
+        PreconditionFailedRateLimited: {
+            headers: {
+                ETag: components["headers"]["ResourceETag"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Article 101 has changed since the version you sent in If-Match (it is now \"mZ1b4tVq3s0x9Pq2LkC7nR8wYd5eHa6fJg\"): read it again, apply your change to it and send its ETag."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The integration's shared token is not configured on the server, or the database is unavailable (then with `Retry-After`). */
         IntegrationNotConfiguredRateLimited: {
             headers: {
@@ -4549,6 +4577,14 @@ export interface components {
          */
         CompanyIdRequired: components["schemas"]["CompanyIdHeader"];
         /**
+         * @description The `ETag` of the article as you last read it (`GET /api/articles/{id}`, or this update's
+         *     answer), or `*`. The update is made only while the article is still that version; else a
+         *     `412` and nothing changes, so that two writers never overwrite each other unseen. Without
+         *     it, of two writes of one field the later stays. A weak tag (`W/"..."`) never matches.
+         * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5eHa6fJg"
+         */
+        IfMatch: string;
+        /**
          * @description A key of your choosing (at most 255 printable ASCII characters: a UUID, your document's id),
          *     unique per request you mean to make once.
          *     The same key with the same body within 24 hours answers the stored response again, with
@@ -4604,6 +4640,11 @@ export interface components {
          * @example "Xy3kq0bM2eXb0m4Cj2hq0w1t8Qn7QeZp4fQ3xw"
          */
         ETag: string;
+        /**
+         * @description The version of this resource as answered; send it back as `If-Match` on its update to make it only while the resource is unchanged.
+         * @example "Xy3kq0bM2eXb0m4Cj2hq0w1t8Qn7QeZp4fQ3xw"
+         */
+        ResourceETag: string;
         /**
          * @description `no-cache`: keep the body, and ask again (with `If-None-Match`) before using it.
          * @example no-cache
@@ -5496,9 +5537,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The article. */
+            /** @description The article; its `ETag` is what `If-Match` of its updates names. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ResourceETag"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5527,6 +5569,14 @@ export interface operations {
                  *     Required on this operation (`400` without it); another value answers `422`.
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description The `ETag` of the article as you last read it (`GET /api/articles/{id}`, or this update's
+                 *     answer), or `*`. The update is made only while the article is still that version; else a
+                 *     `412` and nothing changes, so that two writers never overwrite each other unseen. Without
+                 *     it, of two writes of one field the later stays. A weak tag (`W/"..."`) never matches.
+                 * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5eHa6fJg"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description The resource id. */
@@ -5540,9 +5590,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated article. */
+            /** @description The updated article, with its new `ETag`. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ResourceETag"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5558,6 +5609,7 @@ export interface operations {
             401: components["responses"]["UnauthenticatedRateLimited"];
             403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
+            412: components["responses"]["PreconditionFailedRateLimited"];
             413: components["responses"]["PayloadTooLargeRateLimited"];
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];
@@ -5574,6 +5626,14 @@ export interface operations {
                  *     Required on this operation (`400` without it); another value answers `422`.
                  */
                 "X-Company-Id": components["parameters"]["CompanyIdRequired"];
+                /**
+                 * @description The `ETag` of the article as you last read it (`GET /api/articles/{id}`, or this update's
+                 *     answer), or `*`. The update is made only while the article is still that version; else a
+                 *     `412` and nothing changes, so that two writers never overwrite each other unseen. Without
+                 *     it, of two writes of one field the later stays. A weak tag (`W/"..."`) never matches.
+                 * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5eHa6fJg"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description The article code. */
@@ -5587,9 +5647,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated article. */
+            /** @description The updated article, with its new `ETag`. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ResourceETag"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5605,6 +5666,7 @@ export interface operations {
             401: components["responses"]["UnauthenticatedRateLimited"];
             403: components["responses"]["ForbiddenRateLimited"];
             404: components["responses"]["NotFoundRateLimited"];
+            412: components["responses"]["PreconditionFailedRateLimited"];
             413: components["responses"]["PayloadTooLargeRateLimited"];
             415: components["responses"]["UnsupportedMediaTypeRateLimited"];
             422: components["responses"]["ValidationFailedRateLimited"];

@@ -49,6 +49,16 @@ export class ConflictError extends AppError {
   }
 }
 
+/** A 412: If-Match names another version than the resource now is; `etag` is the current one. */
+export class PreconditionFailedError extends AppError {
+  constructor(
+    message: string,
+    readonly etag: string,
+  ) {
+    super(message);
+  }
+}
+
 export class PayloadTooLargeError extends AppError {}
 
 export class UnsupportedMediaTypeError extends AppError {}

@@ -5,6 +5,13 @@ import type { HandlerMap } from '../../platform/openapi/handler-types.js';
 import { tenantContext } from '../../platform/tenant-context.js';
 import * as articles from './articles.service.js';
 import { bulkUpsertArticles } from './articles.bulk.js';
+import type { Article } from './articles.repository.js';
+import { entityTag, ifMatch } from '../../platform/http/entity-tag.js';
+
+const articleName = (article: Article): string => `Article ${article.id}`;
+
+/** An article's answer, with its ETag (what If-Match of its updates names). */
+const withTag = (article: Article) => ({ status: 200 as const, body: { data: article }, headers: { ETag: entityTag(article) } });
 
 export const articleHandlers = {
   listArticles: async (input) => {
@@ -18,15 +25,11 @@ export const articleHandlers = {
 
   syncArticles: async (input) => ({ status: 200, body: await articles.syncArticles(tenantContext(input), input.query) }),
 
-  getArticle: async (input) => ({ status: 200, body: { data: await articles.getArticle(tenantContext(input), input.params.id) } }),
+  getArticle: async (input) => withTag(await articles.getArticle(tenantContext(input), input.params.id)),
 
-  updateArticle: async (input) => ({
-    status: 200,
-    body: { data: await articles.updateArticle(tenantContext(input), input.params.id, input.body) },
-  }),
+  updateArticle: async (input) =>
+    withTag(await articles.updateArticle(tenantContext(input), input.params.id, input.body, ifMatch(input.request.headers['if-match'], articleName))),
 
-  patchArticleByCode: async (input) => ({
-    status: 200,
-    body: { data: await articles.patchArticleByCode(tenantContext(input), input.params.articleCode, input.body) },
-  }),
+  patchArticleByCode: async (input) =>
+    withTag(await articles.patchArticleByCode(tenantContext(input), input.params.articleCode, input.body, {}, undefined, ifMatch(input.request.headers['if-match'], articleName))),
 } satisfies HandlerMap;

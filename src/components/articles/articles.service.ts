@@ -155,6 +155,9 @@ async function usageOf(tx: Knex.Transaction, articleId: number): Promise<Article
   return { balances, openLines: [...purchases, ...sales] };
 }
 
+/** What the caller requires of the article as it is before the change (If-Match): throws to refuse it. */
+export type Precondition = (current: Article) => void;
+
 /**
  * Applies the changes that differ from the article; records `article.updated` only when something
  * changed. The article's row is locked first: a change of its unit or whole-number flag is checked
@@ -162,15 +165,21 @@ async function usageOf(tx: Knex.Transaction, articleId: number): Promise<Article
  * (they lock it in share mode, document-lines.ts; stock writers do so through the movement's foreign
  * key on MySQL/MariaDB; SQLite runs one transaction at a time), so nothing slips in between.
  */
-async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Partial<ArticleFields>, sent: SentNames = {}, found = new Problems()): Promise<Article> {
+async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Partial<ArticleFields>, sent: SentNames = {}, found = new Problems(), precondition?: Precondition): Promise<Article> {
   if (next.um3pl !== undefined) {
     next.um3pl = (await found.collect(requireUnit(ctx.db, companyScope(ctx).providerId, next.um3pl, sent.um3pl ?? 'um3pl')))?.code;
   }
-  if (!found.any && Object.keys(changedFields(current, next)).length === 0) return repository.toArticle(current);
+  if (!found.any && Object.keys(changedFields(current, next)).length === 0) {
+    const article = repository.toArticle(current);
+    precondition?.(article);
+    return article;
+  }
   return writeArticle(ctx, 'article.updated', async (tx) => {
     const problems = found.copy();
     await repository.lockArticle(tx, current.id);
     const locked = (await repository.findArticle(tx, ctx.scope, current.id))!;
+    // Under the lock: a write since the caller's read shows here, and none can come between.
+    precondition?.(repository.toArticle(locked));
     const changes = changedFields(locked, next);
     const rule: UnitRuleChange = {
       unitField: changes.um3pl !== undefined ? (sent.um3pl ?? 'um3pl') : undefined,
@@ -195,7 +204,7 @@ async function applyChanges(ctx: TenantContext, current: ArticleRow, next: Parti
  * (an article's identity and owner); sent with the article's own values they are accepted, so a
  * create body can be sent again as an update.
  */
-export async function updateArticle(ctx: TenantContext, id: number, body: Schema<'ArticleUpdate'>): Promise<Article> {
+export async function updateArticle(ctx: TenantContext, id: number, body: Schema<'ArticleUpdate'>, precondition?: Precondition): Promise<Article> {
   const current = await requireArticle(ctx, id);
   const problems = new Problems();
   if (body.id !== undefined && body.id !== current.id) problems.add('id', messages.idFixed(current.id));
@@ -217,6 +226,7 @@ export async function updateArticle(ctx: TenantContext, id: number, body: Schema
     },
     { integer_only_um3pl_quantity: integerOnlyField(body) },
     problems,
+    precondition,
   );
 }
 
@@ -224,7 +234,7 @@ export async function updateArticle(ctx: TenantContext, id: number, body: Schema
  * `sent`: the names the fields came under, when an integration sent them by an alias (`uom` for
  * `um3pl`); `problems`: what the caller found wrong with the patch already (answered with the rest).
  */
-export async function patchArticleByCode(ctx: TenantContext, code: string, patch: ArticlePatch, sent: SentNames = {}, problems = new Problems()): Promise<Article> {
+export async function patchArticleByCode(ctx: TenantContext, code: string, patch: ArticlePatch, sent: SentNames = {}, problems = new Problems(), precondition?: Precondition): Promise<Article> {
   const found = await repository.findByCode(ctx.db, ctx.scope, code);
   if (found.length === 0) throw new NotFoundError(messages.codeNotFound(code));
   if (found.length > 1) throw InputError.field('X-Company-Id', messages.ambiguousCode(code));
@@ -234,7 +244,7 @@ export async function patchArticleByCode(ctx: TenantContext, code: string, patch
     barcode: patch.barcode,
     um3pl: patch.um3pl,
     active: patch.active,
-  }, sent, problems);
+  }, sent, problems, precondition);
 }
 
 export async function syncArticles(

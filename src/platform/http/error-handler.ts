@@ -22,6 +22,7 @@ function renderAppError(error: errors.AppError): Rendered {
   const rendered: Rendered = { status: httpStatusOf(error), body: { message: error.message } };
   if (error instanceof errors.InputError) rendered.body.errors = error.errors;
   if (error instanceof errors.MethodNotAllowedError) rendered.headers = { Allow: error.allow.join(', ') };
+  if (error instanceof errors.PreconditionFailedError) rendered.headers = { ETag: error.etag };
   const retryAfter = retryAfterOf(error);
   if (retryAfter !== undefined) rendered.headers = { 'Retry-After': String(retryAfter) };
   return rendered;

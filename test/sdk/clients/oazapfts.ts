@@ -20,7 +20,7 @@ function client(api: Api, opts: Opts): ErpClient {
     withToken: (token) => client(api, { ...opts, headers: { Authorization: `Bearer ${token}` } }),
     createToken: (body) => answer(api.createToken(body, opts)),
     createArticle: (company, body, idempotencyKey) => answer(api.createArticle(company, body, { idempotencyKey }, opts)),
-    patchArticleByCode: (company, articleCode, body) => answer(api.patchArticleByCode(articleCode, company, body, opts)),
+    patchArticleByCode: (company, articleCode, body) => answer(api.patchArticleByCode(articleCode, company, body, {}, opts)),
     syncArticles: (company, query) => answer(api.syncArticles(company, { cursor: query.cursor, perPage: query.per_page, updatedSince: query.updated_since }, opts)),
     createPurchaseOrder: (company, body) => answer(api.createPurchaseOrder(company, body, {}, opts)),
     getPurchaseOrder: (id) => answer(api.getPurchaseOrder(id, {}, opts)),
