@@ -1455,7 +1455,9 @@ export interface paths {
         };
         /**
          * List the articles of a client company
-         * @description Up to `limit` articles of the client company in the path, by id; 404 for an unknown client, 403 when its articles module is off.
+         * @description Up to `limit` articles of the client company in the path, by id; 404 for an unknown client,
+         *     403 when its articles module is off. A client with more articles than `limit` is read page
+         *     by page: pass the last `id` of an answer as `after` until an answer holds fewer than `limit`.
          */
         get: operations["listMdmClientArticles"];
         put?: never;
@@ -7958,6 +7960,8 @@ export interface operations {
             query?: {
                 /** @description Articles to return (at most 1000). */
                 limit?: number;
+                /** @description Only articles whose id is greater than this (the last `id` of the previous answer). */
+                after?: number;
             };
             header?: never;
             path: {

@@ -123,7 +123,7 @@ describe('GET /api/integrations/mdm/clients/{client3plId}/articles', () => {
     expect(low.body.errors).to.deep.equal({ limit: ['The limit field must be at least 1.'] });
   });
 
-  it('When the client has more than 500 articles, Then 500 come back by default and up to 1000 on request', async () => {
+  it('When the client has more than 500 articles, Then 500 come back by default, up to 1000 on request, and all of them page by page with after', async () => {
     const big = world.otherClient;
     const now = nowDb();
     const rows = Array.from({ length: 501 }, (_, i) => ({
@@ -136,6 +136,18 @@ describe('GET /api/integrations/mdm/clients/{client3plId}/articles', () => {
     expect(byDefault.body.articles.map((a: { id: number }) => a.id)).to.deep.equal(ids.slice(0, 500));
     const most = await mdm().get(`/api/integrations/mdm/clients/${big.id}/articles?limit=1000`).expect(200);
     expect(most.body.articles.map((a: { id: number }) => a.id)).to.deep.equal(ids);
+    // Page by page with `after`: every article once, in id order, the last answer short.
+    const paged: number[] = [];
+    let after = 0;
+    for (;;) {
+      const page = (await mdm().get(`/api/integrations/mdm/clients/${big.id}/articles?limit=200&after=${after}`).expect(200)).body.articles as Array<{ id: number }>;
+      paged.push(...page.map((a) => a.id));
+      if (page.length < 200) break;
+      after = page.at(-1)!.id;
+    }
+    expect(paged).to.deep.equal(ids);
+    expect((await mdm().get(`/api/integrations/mdm/clients/${big.id}/articles?after=${ids.at(-1)}`).expect(200)).body.articles).to.deep.equal([]);
+    expect((await mdm().get(`/api/integrations/mdm/clients/${big.id}/articles?after=-1`).expect(422)).body.errors).to.have.all.keys('after');
   });
 
   it('When the id is unknown or is a provider, Then it answers 404', async () => {

@@ -165,8 +165,8 @@ export async function syncPage(
   return { rows: rows.slice(0, options.limit).map(toArticle), more: rows.length > options.limit };
 }
 
-export async function listForClient(tx: Knex, clientId: number, limit: number): Promise<Article[]> {
-  const rows = (await tx('articles').select('*').where('company_id', clientId).orderBy('id').limit(limit)) as ArticleRow[];
+export async function listForClient(tx: Knex, clientId: number, limit: number, after = 0): Promise<Article[]> {
+  const rows = (await tx('articles').select('*').where('company_id', clientId).where('id', '>', after).orderBy('id').limit(limit)) as ArticleRow[];
   return rows.map(toArticle);
 }
 

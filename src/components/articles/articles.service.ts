@@ -256,7 +256,7 @@ export async function syncArticles(
   return { data: rows, meta: { next_cursor: more ? rows[rows.length - 1]!.id : null } };
 }
 
-/** The articles of one client, for the master-data integration. */
-export function listClientArticles(db: Knex, clientId: number, limit: number): Promise<Article[]> {
-  return repository.listForClient(db, clientId, limit);
+/** The articles of one client by id, after the id `after`, for the master-data integration. */
+export function listClientArticles(db: Knex, clientId: number, limit: number, after?: number): Promise<Article[]> {
+  return repository.listForClient(db, clientId, limit, after);
 }

@@ -10,7 +10,7 @@ export const mdmHandlers = {
 
   listMdmClientArticles: async ({ deps, auth, params, query }) => ({
     status: 200,
-    body: { ok: true, articles: await mdm.clientArticles(deps.db, auth!.principal, params.client3plId, query.limit ?? 500) },
+    body: { ok: true, articles: await mdm.clientArticles(deps.db, auth!.principal, params.client3plId, query.limit ?? 500, query.after) },
   }),
 
   patchMdmArticleByCode: async (input) => ({

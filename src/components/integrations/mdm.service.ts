@@ -72,11 +72,11 @@ export function patchByCode(ctx: TenantContext, code: string, body: MdmPatch): P
 }
 
 /** The articles of the client company in the path: 404 for one that is not a client, 403 when its modules are off. */
-export async function clientArticles(db: Knex, principal: Principal, clientId: number, limit: number): Promise<Article[]> {
+export async function clientArticles(db: Knex, principal: Principal, clientId: number, limit: number, after?: number): Promise<Article[]> {
   const client = await getClient({ db, scope: ALL_COMPANIES, principal, role: 'viewer' }, clientId);
   const active = await activeModules(db, client.id);
   for (const module of modulesRequired('articles')) {
     if (!active.has(module)) throw new ForbiddenError(`The ${module} module is not active for company ${client.name}.`);
   }
-  return listClientArticles(db, client.id, limit);
+  return listClientArticles(db, client.id, limit, after);
 }
