@@ -40,7 +40,7 @@ export function lockKey(tx: Knex, key: StockKey): Promise<KeyRow[]> {
 }
 
 /** What a change already did to rows of the key (their `stock.changed` is then recorded once, with the allocation). */
-interface Moved {
+export interface Moved {
   /** Thousandths on hand, per row id. */
   delta: Map<number, number>;
   cause: StockChangeCause;
@@ -57,7 +57,7 @@ export async function reallocate(
   tx: Knex.Transaction,
   base: BaseKey,
   document: StockDocumentRef | null,
-  known?: { rows: KeyRow[]; demands: Demand[]; moved?: Moved },
+  known?: { rows?: KeyRow[]; demands?: Demand[]; moved?: Moved },
 ): Promise<void> {
   let rows = known?.rows ?? (await reservations.lockKeyRows(tx, base));
   const allocation = allocate(rows, known?.demands ?? (await reservations.demandsOf(tx, base)), todayUtc());

@@ -101,6 +101,18 @@ export async function recordChange(tx: Knex.Transaction, key: StockKey, movement
   return announce(tx, key, repository.toStockLevel(row), movement);
 }
 
+/**
+ * After a balance of an article that tracks lots or expiry dates moved on hand: its movement only,
+ * answering the balance's id. Its `stock.changed` comes from the reallocation that follows (as
+ * `moved`), with the reservation after it: announced first, it showed a state that never was
+ * (a lot row backordered, reserved above what it holds).
+ */
+export async function recordMovement(tx: Knex.Transaction, key: StockKey, movement: MovementRecord): Promise<number> {
+  const row = (await repository.findBalanceRow(tx, key))!;
+  await insertMovement(tx, key, movement, Number(row.quantity));
+  return Number(row.id);
+}
+
 /** `stock.changed` of a balance as it now is, for a change whose movements are written by the caller (or that moves nothing on hand). */
 export async function announceChange(
   tx: Knex.Transaction,

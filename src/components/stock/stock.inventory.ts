@@ -7,8 +7,8 @@
  */
 import type { Knex } from 'knex';
 import { MAX_BALANCE, toQuantity } from '../../kernel/quantity.js';
-import { baseOf, isTracked, lockKey, lowerAvailableTracked, reallocate } from './stock.allocation.js';
-import { insertMovement, recordChange, announceChange, type MovementRecord } from './stock.changes.js';
+import { baseOf, isTracked, lockKey, lowerAvailableTracked, reallocate, type Moved } from './stock.allocation.js';
+import { insertMovement, recordChange, recordMovement, announceChange, type MovementRecord } from './stock.changes.js';
 import { balanceKeyOf, inLockOrder } from './stock.lock-order.js';
 import { balanceName } from './stock.messages.js';
 import * as repository from './stock.repository.js';
@@ -43,8 +43,9 @@ export async function countStock(tx: Knex.Transaction, count: StockCount): Promi
   if (delta > 0 && count.onlyLower) return { ok: false, before: held.quantity };
   if (delta === 0) return { ok: true, before: held.quantity, delta };
   if (!(await repository.setBalance(tx, count, count.counted, held.quantity))) throw new Error('A counted balance changed under its lock');
-  await recordChange(tx, count, { delta, cause: count.cause, document: count.document, userId: count.userId });
-  if (tracked) await reallocate(tx, baseOf(count), count.document);
+  const movement = { delta, cause: count.cause, document: count.document, userId: count.userId };
+  if (!tracked) await recordChange(tx, count, movement);
+  else await reallocate(tx, baseOf(count), count.document, { moved: { delta: new Map([[await recordMovement(tx, count, movement), delta]]), cause: count.cause } });
   return { ok: true, before: held.quantity, delta };
 }
 
@@ -179,8 +180,10 @@ export async function moveStock(
   const problems: StockMoveProblem[] = [];
   for (const balance of balances) problems.push(...(await applyToBalance(tx, balance)));
   if (problems.length > 0) return problems;
+  // Per key of an article that tracks lots or expiry dates: the rows that moved, announced by its reallocation.
+  const tracked = new Map<string, { base: ReturnType<typeof baseOf>; moved: Moved }>();
   for (const balance of balances) {
-    const after = (await repository.lockBalance(tx, balance.key))!.quantity;
+    const { id, quantity: after } = (await repository.lockBalance(tx, balance.key))!;
     let running = after - balance.net;
     const putting = balance.moves.filter((m) => m.delta > 0);
     const taking = balance.moves.filter((m) => m.delta < 0);
@@ -189,9 +192,15 @@ export async function moveStock(
       running += move.delta;
       await insertMovement(tx, balance.key, { ...movement, delta: move.delta }, running);
     }
-    if (balance.net !== 0) await announceChange(tx, balance.key, { delta: balance.net, cause: movement.cause, document: movement.document });
+    if (balance.tracked) {
+      const name = `${balance.key.clientId}|${balance.key.warehouseId}|${balance.key.articleId}|${balance.key.stockType}`;
+      const key = tracked.get(name) ?? { base: baseOf(balance.key), moved: { delta: new Map(), cause: movement.cause } };
+      if (balance.net !== 0) key.moved.delta.set(id, balance.net);
+      tracked.set(name, key);
+    } else if (balance.net !== 0) {
+      await announceChange(tx, balance.key, { delta: balance.net, cause: movement.cause, document: movement.document });
+    }
   }
-  const tracked = new Map(balances.filter((b) => b.tracked).map((b) => [`${b.key.clientId}|${b.key.warehouseId}|${b.key.articleId}|${b.key.stockType}`, baseOf(b.key)]));
-  for (const base of tracked.values()) await reallocate(tx, base, movement.document);
+  for (const { base, moved } of tracked.values()) await reallocate(tx, base, movement.document, { moved });
   return [];
 }

@@ -123,11 +123,11 @@ export async function findBalanceRow(tx: Knex, key: StockKey, options: { current
  * transaction (MySQL/MariaDB; SQLite runs one writing transaction at a time); undefined when there
  * is no balance.
  */
-export async function lockBalance(tx: Knex, key: StockKey): Promise<{ quantity: number; reserved: number } | undefined> {
-  const query = balanceByKey(tx).select('quantity', 'reserved').where(keyColumns(key));
+export async function lockBalance(tx: Knex, key: StockKey): Promise<{ id: number; quantity: number; reserved: number } | undefined> {
+  const query = balanceByKey(tx).select('id', 'quantity', 'reserved').where(keyColumns(key));
   if (engineOf(tx) === 'mysql') query.forUpdate();
-  const row = (await query.first()) as { quantity: number | string; reserved: number | string } | undefined;
-  return row && { quantity: Number(row.quantity), reserved: Number(row.reserved) };
+  const row = (await query.first()) as { id: number | string; quantity: number | string; reserved: number | string } | undefined;
+  return row && { id: Number(row.id), quantity: Number(row.quantity), reserved: Number(row.reserved) };
 }
 
 /** Creates the balance at zero unless it exists (one statement; a balance that exists is left alone). */

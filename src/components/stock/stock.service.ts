@@ -13,7 +13,7 @@ import { InputError } from '../../platform/errors.js';
 import { inputTime } from '../../platform/input-time.js';
 import type { TenantContext } from '../../platform/tenant-context.js';
 import { baseOf, deliverTracked, isTracked, lockKey, reallocate, reserveTracked, type LotTake } from './stock.allocation.js';
-import { announceChange, recordChange, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
+import { announceChange, recordChange, recordMovement, type MovementRecord, type StockDocumentRef } from './stock.changes.js';
 import * as repository from './stock.repository.js';
 import type { StockFilters, StockKey, StockLevel } from './stock.repository.js';
 import { pinExpiredOn } from './stock.fefo.js';
@@ -62,9 +62,9 @@ export async function applyStockChange(tx: Knex.Transaction, change: StockChange
   } else if (!(await repository.lowerBalance(tx, change, -change.delta))) {
     throw InputError.field(change.field, shortfall(change, (await repository.findBalance(tx, change, { current: true }))?.quantity ?? 0));
   }
-  const level = await recordChange(tx, change, change);
-  if (!tracked) return level;
-  await reallocate(tx, baseOf(change), change.document);
+  if (!tracked) return recordChange(tx, change, change);
+  const id = await recordMovement(tx, change, change);
+  await reallocate(tx, baseOf(change), change.document, { moved: { delta: new Map([[id, change.delta]]), cause: change.cause } });
   return (await repository.findBalance(tx, change))!;
 }
 
