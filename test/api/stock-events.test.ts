@@ -167,25 +167,44 @@ describe('Events that say what happened', () => {
     }
   });
 
-  it('When a count, a correction, a reception or a transfer changes lot rows an order reserved on, Then each row has one stock.changed per write, with the reservation after it: a lot row never shows a backorder', async () => {
+  it('When a count, an adjustment, a reception (of one lot, or of two that take a reservation over from each other) or a transfer changes lot rows an order reserved on, Then each row has one stock.changed per write, with the reservation after it: a lot row never shows a backorder', async () => {
     const a = await trackedArticle(world);
     const [e1, e2] = [dayFromToday(30), dayFromToday(60)];
     await receiveLots(world, a, [{ quantity: 48, lot: 'A1', expiry_date: e1 }, { quantity: 10, lot: 'B2', expiry_date: e2 }]);
     await createSalesOrder(world, [buc(a, 48)]);
     const [wh1, wh2] = world.warehouses as [number, number];
     const viewer = world.as('viewer');
-    const writes: Array<[string, () => Promise<unknown>]> = [
-      ['a count of A1 below what it reserves', () => adjust(world, [{ ...countLine(a, 20), lot: 'A1', expiry_date: e1 }])],
-      ['a correction moving B2 to another expiry date', () => adjust(world, [{ ...deltaLine(a, -4), lot: 'B2', expiry_date: e2 }, { ...deltaLine(a, 4), lot: 'B2', expiry_date: e1 }])],
-      ['a reception of a later lot that takes the backorder over', () => receiveLots(world, a, [{ quantity: 40, lot: 'C3', expiry_date: dayFromToday(90) }])],
-      ['a transfer of A1 to the other warehouse', () => transfer(world, [{ ...transferLine(a, 10, [wh1, 'STOC_OK'], [wh2, 'STOC_OK']), lot: 'A1', expiry_date: e1 }])],
+    // Each write, and the rows (warehouse, lot, expiry date) it changes: on hand, or what they reserve.
+    const [d90, late, early] = [dayFromToday(90), dayFromToday(120), dayFromToday(20)];
+    const writes: Array<[string, () => Promise<unknown>, string[]]> = [
+      ['a count of A1 below what it reserves', () => adjust(world, [{ ...countLine(a, 20), lot: 'A1', expiry_date: e1 }]), [`${wh1} A1 ${e1}`, `${wh1} B2 ${e2}`, `${wh1} - -`]],
+      [
+        'an adjustment moving B2 to another expiry date',
+        () => adjust(world, [{ ...deltaLine(a, -4), lot: 'B2', expiry_date: e2 }, { ...deltaLine(a, 4), lot: 'B2', expiry_date: e1 }]),
+        [`${wh1} B2 ${e2}`, `${wh1} B2 ${e1}`, `${wh1} - -`],
+      ],
+      ['a reception of a later lot that takes the backorder over', () => receiveLots(world, a, [{ quantity: 40, lot: 'C3', expiry_date: d90 }]), [`${wh1} C3 ${d90}`, `${wh1} - -`]],
+      [
+        'a transfer of A1 to the other warehouse',
+        () => transfer(world, [{ ...transferLine(a, 10, [wh1, 'STOC_OK'], [wh2, 'STOC_OK']), lot: 'A1', expiry_date: e1 }]),
+        [`${wh1} A1 ${e1}`, `${wh2} A1 ${e1}`, `${wh1} C3 ${d90}`],
+      ],
+      // An order of more than the lots hold (18 backordered), then two lines of one reception: LATE
+      // takes the backorder, then EARLY, expiring sooner, takes it over (two changes of LATE, one event).
+      ['an order of 30 that the lots cannot all carry', () => createSalesOrder(world, [buc(a, 30)]), [`${wh1} C3 ${d90}`, `${wh1} - -`]],
+      [
+        'a reception of two lots, the later expiry first',
+        () => receiveLots(world, a, [{ quantity: 20, lot: 'LATE', expiry_date: late }, { quantity: 20, lot: 'EARLY', expiry_date: early }]),
+        [`${wh1} LATE ${late}`, `${wh1} EARLY ${early}`, `${wh1} C3 ${d90}`, `${wh1} - -`],
+      ],
     ];
-    for (const [what, write] of writes) {
+    for (const [what, write, changed] of writes) {
       const mark = await feedEnd(viewer);
       await write();
       const events = (await readFeed(viewer, mark)).filter((e) => e.type === 'stock.changed' && e.data.article_id === a.id);
       const rowIds = events.map((e) => e.data.id);
       expect(new Set(rowIds).size, `${what}: one event per row`).to.equal(rowIds.length);
+      expect(events.map((e) => `${String(e.data.warehouse_id)} ${String(e.data.lot ?? '-')} ${String(e.data.expiry_date ?? '-')}`), `${what}: the rows it changed`).to.have.members(changed);
       const rows = (await viewer.get(`/api/stock?article_id=${a.id}&per_page=200`).expect(200)).body.data as Array<Record<string, unknown>>;
       for (const event of events) {
         const { delta: _delta, cause: _cause, document: _document, ...shown } = event.data;

@@ -66,11 +66,26 @@ function stockChangedEvent(key: StockKey, level: StockLevel, change: ChangeOfEve
 }
 
 /**
+ * Whether two changes of one balance by one document are one event: the same cause, or one of
+ * them a reservation that moved (delta 0), which the other's event then carries. Answers the cause
+ * the event keeps, or undefined.
+ */
+function mergedCause(earlier: ChangeOfEvent, change: ChangeOfEvent): StockChangeCause | undefined {
+  if (earlier.balanceId !== change.balanceId || earlier.document?.kind !== change.document?.kind || earlier.document?.id !== change.document?.id) return undefined;
+  if (earlier.cause === change.cause) return change.cause;
+  if (change.cause === 'reservation' && change.delta === 0) return earlier.cause;
+  if (earlier.cause === 'reservation' && earlier.delta === 0) return change.cause;
+  return undefined;
+}
+
+/**
  * Records `stock.changed` of a balance as it now is (`level`) and answers it. The balance's
- * `updated_at`, in the event and stored, is the time the transaction's changes stand at. Lines of
- * one document that change one balance with the same cause are one event, the row after them and
- * their deltas summed, as long as no other change of that balance (a reservation moved between
- * them) was announced in between: the last event of a row always shows it as it is.
+ * `updated_at`, in the event and stored, is the time the transaction's changes stand at. Changes
+ * of one balance by one document are one event, the row after them and their deltas summed, as
+ * long as no other change of that balance was announced in between: lines of the same cause, and
+ * a reservation that a later line moved onto or off the row (a reception of a lot expiring sooner
+ * takes over what an earlier line's lot had just been given). The last event of a row always
+ * shows it as it is, and a write gives a row one event.
  */
 async function announce(
   tx: Knex.Transaction,
@@ -81,13 +96,8 @@ async function announce(
   const change: ChangeOfEvent = { balanceId: level.id, ...what };
   const sameChange = (before: DomainEvent): DomainEvent | undefined => {
     const earlier = changeOfEvent.get(before);
-    const same =
-      earlier !== undefined &&
-      earlier.balanceId === change.balanceId &&
-      earlier.cause === change.cause &&
-      earlier.document?.kind === change.document?.kind &&
-      earlier.document?.id === change.document?.id;
-    return same ? stockChangedEvent(key, level, { ...change, delta: earlier.delta + change.delta }) : undefined;
+    const cause = earlier && mergedCause(earlier, change);
+    return cause ? stockChangedEvent(key, level, { ...change, cause, delta: earlier!.delta + change.delta }) : undefined;
   };
   await repository.stampBalanceAtCommit(tx, level.id);
   await recordEvent(tx, stockChangedEvent(key, level, change), { key: `stock_balance:${level.id}`, into: sameChange });
