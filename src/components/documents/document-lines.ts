@@ -15,7 +15,7 @@ import { asciiUpper, sameCode } from '../../kernel/text.js';
 import type { Problems } from '../../platform/problems.js';
 import { unitFlags } from '../reference/reference.service.js';
 import { lineLot, tracksLots, type LotInputFields } from './document-lots.js';
-import { articlesOfLines } from './documents.repository.js';
+import { articlesOfLines, type LineArticle } from './documents.repository.js';
 
 export interface LineInput extends LotInputFields {
   article_id: number;
@@ -63,16 +63,26 @@ export function lineQuantity(value: unknown, rule: QuantityRule, parse: (value: 
 /** The quantity rule of a line of `articleId` in `unit`, from the client's articles and the provider's units. */
 export type RuleFor = (articleId: number, unit: string) => QuantityRule;
 
-/** The quantity rules of lines of existing document lines' articles, read (and share-locked) in the writer's transaction. */
-export async function quantityRules(tx: Knex, context: { clientId: number; providerId: number }, articleIds: number[]): Promise<RuleFor> {
+/**
+ * The quantity rules of lines of existing document lines' articles, and the articles as read (and
+ * share-locked) in the writer's transaction: a change of an article's unit or tracking waits for
+ * the writer, or the writer reads it as committed.
+ */
+export async function lineArticles(tx: Knex, context: { clientId: number; providerId: number }, articleIds: number[]): Promise<{ ruleFor: RuleFor; articles: Map<number, LineArticle> }> {
   const [articles, units] = await Promise.all([
     articlesOfLines(tx, [context.clientId], [...new Set(articleIds)], { share: true }),
     unitFlags(tx, context.providerId),
   ]);
-  return (articleId, unit) => {
+  const ruleFor: RuleFor = (articleId, unit) => {
     const article = articles.get(articleId);
     return { unit, articleCode: article?.article_code ?? String(articleId), articleWholeOnly: Boolean(article?.integer_only_um3pl_quantity), units };
   };
+  return { ruleFor, articles };
+}
+
+/** The quantity rules of lines of existing document lines' articles (lineArticles). */
+export async function quantityRules(tx: Knex, context: { clientId: number; providerId: number }, articleIds: number[]): Promise<RuleFor> {
+  return (await lineArticles(tx, context, articleIds)).ruleFor;
 }
 
 export interface LineContext {

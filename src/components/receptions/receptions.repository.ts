@@ -36,15 +36,6 @@ export interface ReceptionItemRow {
   expiry_date: string | null;
 }
 
-/** What a reception line's correction reads of its article as it is now: the lot rules' flags (documents/document-lots.ts) and its unit. */
-export interface LotFlags {
-  id: number;
-  article_code: string;
-  um3pl: string;
-  lot_tracked: boolean | number;
-  expiry_tracked: boolean | number;
-}
-
 export interface Reception extends ReceptionRow {
   items: ReceptionItemRow[];
 }
@@ -131,16 +122,6 @@ export async function insertReception(
     })),
   );
   return id;
-}
-
-/**
- * The lot flags of the articles, by id. The caller has read their quantity rules in its
- * transaction first (a share lock of the rows on MySQL/MariaDB), so the flags cannot change under it.
- */
-export async function lotFlagsOf(tx: Knex, articleIds: readonly number[]): Promise<Map<number, LotFlags>> {
-  if (articleIds.length === 0) return new Map();
-  const rows = (await tx('articles').select('id', 'article_code', 'um3pl', 'lot_tracked', 'expiry_tracked').whereIn('id', [...new Set(articleIds)])) as LotFlags[];
-  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export async function updateReception(tx: Knex, id: number, changes: Partial<ReceptionRow>): Promise<void> {

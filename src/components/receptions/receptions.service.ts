@@ -15,14 +15,15 @@ import { inputTime } from '../../platform/input-time.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import type { EventType } from '../../platform/outbox.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
-import { lineQuantity, quantityRules, type RuleFor } from '../documents/document-lines.js';
+import { lineArticles, lineQuantity, type RuleFor } from '../documents/document-lines.js';
+import type { LineArticle } from '../documents/documents.repository.js';
 import { lineLot, tracksLots, type LineLot } from '../documents/document-lots.js';
 import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
 import { checkWarehouse } from '../reference/reference.service.js';
 import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
-import type { LotFlags, Reception, ReceptionResource } from './receptions.repository.js';
+import type { Reception, ReceptionResource } from './receptions.repository.js';
 import type { OverOrder } from './receptions.rules.js';
 
 export const messages = {
@@ -120,7 +121,7 @@ interface ReceivedLine extends LineLot {
  * expiry date (goods of one ordered line that arrive in several lots); what remains is shared.
  * Every problem joins `problems`; only the lines without one are answered.
  */
-function receivedLines(selected: Schema<'ReceptionCreate'>['selected_items'], order: Order, ruleFor: RuleFor, flags: Map<number, LotFlags>, problems: Problems): ReceivedLine[] {
+function receivedLines(selected: Schema<'ReceptionCreate'>['selected_items'], order: Order, ruleFor: RuleFor, flags: ReadonlyMap<number, LineArticle>, problems: Problems): ReceivedLine[] {
   const seen = new Set<string>();
   const taken = new Map<number, number>();
   const lines: ReceivedLine[] = [];
@@ -162,8 +163,8 @@ export async function createReception(ctx: TenantContext, body: Schema<'Receptio
     await lockPurchaseOrder(tx, before.id);
     const order = (await problems.collect(requireOrder(tx, ctx.scope, before.id).then(stillReceivable))) ?? problems.fail();
     const articleIds = order.items.map((i) => i.article_id);
-    const ruleFor = await quantityRules(tx, { clientId: order.company_id, providerId: scope.providerId }, articleIds);
-    const lines = receivedLines(body.selected_items, order, ruleFor, await repository.lotFlagsOf(tx, articleIds), problems);
+    const { ruleFor, articles } = await lineArticles(tx, { clientId: order.company_id, providerId: scope.providerId }, articleIds);
+    const lines = receivedLines(body.selected_items, order, ruleFor, articles, problems);
     if (body.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', order.company_id, body.internal_code))) problems.add('internal_code', messages.codeTaken);
     problems.throwIfAny();
     const id = await repository.insertReception(

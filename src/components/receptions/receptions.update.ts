@@ -12,7 +12,7 @@ import { changedFields } from '../../kernel/changes.js';
 import { Problems } from '../../platform/problems.js';
 import type { Schema } from '../../platform/openapi/schemas.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
-import { lineQuantity, quantityRules } from '../documents/document-lines.js';
+import { lineArticles, lineQuantity } from '../documents/document-lines.js';
 import { codeTaken } from '../../platform/db/queries.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
 import { tracksLots } from '../documents/document-lots.js';
@@ -41,8 +41,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
     if (body.external_reference !== undefined) changes.external_reference = body.external_reference;
     if (changes.internal_code && (await codeTaken(tx, 'receptions', 'internal_code', reception.company_id, changes.internal_code, id))) problems.add('internal_code', messages.codeTaken);
     const articleIds = reception.items.map((i) => i.article_id);
-    const ruleFor = await quantityRules(tx, { clientId: reception.company_id, providerId: scope.providerId }, articleIds);
-    const flags = await repository.lotFlagsOf(tx, articleIds);
+    const { ruleFor, articles } = await lineArticles(tx, { clientId: reception.company_id, providerId: scope.providerId }, articleIds);
     const corrections: Array<Correction & { item: ReceptionItemRow }> = [];
     const seen = new Set<number>();
     (body.items ?? []).forEach((line, i) => {
@@ -52,7 +51,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
       seen.add(item.id);
       const quantity = lineQuantity(line.quantity_um3pl, ruleFor(item.article_id, item.um3pl));
       if (!quantity.ok) return problems.add(`items.${i}.quantity_um3pl`, quantity.message);
-      const left = quantity.thousandths === item.quantity ? undefined : staleLine({ line: item, article: flags.get(item.article_id)! });
+      const left = quantity.thousandths === item.quantity ? undefined : staleLine({ line: item, article: articles.get(item.article_id)! });
       if (left) return problems.add(`items.${i}.quantity_um3pl`, left);
       corrections.push({ index: i, item, poItemId: item.po_item_id, from: item.quantity, to: quantity.thousandths });
     });
@@ -82,7 +81,7 @@ export async function updateReception(ctx: TenantContext, id: number, body: Sche
         // The line's own lot and expiry date: a correction changes the balance the line raised.
         lot: item.lot ?? '',
         expiryDate: item.expiry_date ?? '',
-        tracked: tracksLots(flags.get(item.article_id)!),
+        tracked: tracksLots(articles.get(item.article_id)!),
         delta,
         cause: 'reception_correction',
         document: { kind: 'reception', id },
