@@ -43,13 +43,14 @@ function processMetrics(registry: Registry): void {
 }
 
 /**
- * The status a request is counted under: its answer's, or 408 when the server's request timeout
- * cut it (client-errors.ts marks it), or 499 (nginx's "client closed request") when the client went
- * away before the answer was written, so that the slowest requests stay in the histogram.
+ * The status a request is counted under: its answer's, or the one node:http answered it with
+ * (client-errors.ts: 408 when the request timeout cut it, 400 or 413 for a malformed body), or 499
+ * (nginx's "client closed request") when the client went away before the answer was written, so
+ * that the slowest requests stay in the histogram.
  */
 function countedStatus(req: Request, res: Response): string {
   if (res.writableFinished) return String(res.statusCode);
-  return req.timedOut ? '408' : '499';
+  return String(req.clientErrorStatus ?? 499);
 }
 
 function requestDuration(registry: Registry): RequestHandler {
@@ -112,7 +113,7 @@ export function createMetrics(): Metrics {
   const deliveries = new Counter({ name: 'tpl_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome: delivered, retrying (to be tried again), failed (no retry left), gone (410, subscription off), refused (target not allowed), withheld (not sent: a module switched off since it was queued).', labelNames: ['outcome'], registers });
   const idempotency = new Counter({ name: 'tpl_idempotency_requests_total', help: 'Requests with an Idempotency-Key answered without running: replayed (the stored answer), conflict (409, the first still running), mismatch (422, another body).', labelNames: ['outcome'], registers });
   const graphql = new Counter({ name: 'tpl_graphql_operations_total', help: 'GraphQL operations by operation name (anonymous, or other once too many names were seen).', labelNames: ['operation'], registers });
-  const clientErrors = new Counter({ name: 'tpl_http_client_errors_total', help: 'Connections answered before a request existed, by status: 400 (not HTTP), 431 (headers too large), 408 (headers not received in time).', labelNames: ['status'], registers });
+  const clientErrors = new Counter({ name: 'tpl_http_client_errors_total', help: 'Connections answered before a request existed, by status: 400 (not HTTP), 413 (chunk extensions too large), 431 (headers too large), 408 (headers not received in time).', labelNames: ['status'], registers });
   return {
     registry,
     requestMetrics: requestDuration(registry),

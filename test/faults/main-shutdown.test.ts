@@ -131,6 +131,18 @@ inSqliteRun('The server process: slow clients, SIGTERM under load, the worker at
       expect(await metric(port, 'tpl_http_client_errors_total{status="400"}')).to.be.at.least(1);
     });
 
+    it('When a request arrives whole in its headers and its chunked body is malformed, Then it is answered 400 with its X-Request-Id, and counted as that 400, not as the client going away', async () => {
+      const connection = await rawConnection(port);
+      connection.write('POST /api/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: bad-chunk-1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n');
+      const text = (await connection.closed).text;
+      expect(statusOf(text)).to.equal(400);
+      expect(text).to.include('\r\nX-Request-Id: bad-chunk-1\r\n');
+      // Counted as the 400 it was (its log line, at info, is below this server's LOG_LEVEL=warn).
+      expect(await metric(port, 'tpl_http_request_duration_seconds_count{operation="createToken",method="POST",status="400"}')).to.be.at.least(1);
+      expect(await metric(port, 'tpl_http_request_duration_seconds_count{operation="createToken",method="POST",status="499"}')).to.equal(0);
+      expect(logLines(servers[0]!).filter((line) => line.requestId === 'bad-chunk-1'), 'no warn line of a client that went away').to.deep.equal([]);
+    });
+
     it('When a client trickles a header line every 200 ms, Then it is closed within the headers timeout all the same', async () => {
       const connection = await rawConnection(port);
       const since = Date.now();

@@ -12,14 +12,16 @@
  * was answered, and nothing failed on our side. One that went away after sending it, before the
  * answer began (a client's timeout), is `request abandoned` at warn, without `res`: the work goes
  * on and may well succeed (a retry with its Idempotency-Key is answered from it), so it is no
- * error of ours and has no status yet. One whose body did not arrive within HTTP_REQUEST_TIMEOUT_MS
- * is `request timed out` at warn, with the 408 node:http's timeout answered (client-errors.ts).
+ * error of ours and has no status yet. One that node:http answered itself (client-errors.ts: a
+ * body not received within HTTP_REQUEST_TIMEOUT_MS, `request timed out` with 408, at warn; a
+ * malformed body, 400 or 413, at info) is logged with that status.
  * Written by hand rather than with pino-http, which builds a child logger with the serialized
  * request for every request even when its line is below the level and never written (production
  * logs at warn): about 4 % of the CPU of a small GET, measured by the benchmark's profile.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { CLIENT_ERROR_LINES } from './client-errors.js';
 
 /** A user agent is the client's to choose: kept to this many characters. */
 const USER_AGENT_MAX = 256;
@@ -77,13 +79,15 @@ export function accessLog(logger: Logger): RequestHandler {
     const done = (): void => {
       res.off('finish', done);
       res.off('close', done);
-      const timedOut = req.timedOut === true;
-      const aborted = !timedOut && !req.complete;
-      const abandoned = !timedOut && !aborted && !res.headersSent && !res.writableFinished;
+      // Answered by node:http itself (client-errors.ts): a timeout at warn (as a connection that
+      // broke off), a malformed body at info (as a 4xx).
+      const refused = req.clientErrorStatus;
+      const aborted = refused === undefined && !req.complete;
+      const abandoned = refused === undefined && !aborted && !res.headersSent && !res.writableFinished;
       const unanswered = aborted || abandoned;
-      const status = timedOut ? 408 : res.statusCode;
-      const errored = !unanswered && !timedOut && ((status >= 500 && !reportsState(req, status)) || !res.writableFinished);
-      const level = errored ? 'error' : unanswered || timedOut ? 'warn' : 'info';
+      const status = refused ?? res.statusCode;
+      const errored = !unanswered && refused === undefined && ((status >= 500 && !reportsState(req, status)) || !res.writableFinished);
+      const level = errored ? 'error' : unanswered || refused === 408 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const userAgent = req.headers['user-agent']?.slice(0, USER_AGENT_MAX);
       const line = {
@@ -91,10 +95,10 @@ export function accessLog(logger: Logger): RequestHandler {
         operation: req.operation?.operationId,
         ...caller(req),
         req: { method: req.method, url: loggedUrl(req.originalUrl), userAgent },
-        ...(unanswered ? {} : { res: { statusCode: status, size: timedOut ? undefined : bodySize(res) } }),
+        ...(unanswered ? {} : { res: { statusCode: status, size: refused === undefined ? bodySize(res) : undefined } }),
         responseTime: Math.round(performance.now() - started),
       };
-      logger[level](line, timedOut ? 'request timed out' : aborted ? 'request aborted' : abandoned ? 'request abandoned' : errored ? 'request errored' : 'request completed');
+      logger[level](line, refused !== undefined ? CLIENT_ERROR_LINES[refused]! : aborted ? 'request aborted' : abandoned ? 'request abandoned' : errored ? 'request errored' : 'request completed');
     };
     res.on('finish', done);
     res.on('close', done);

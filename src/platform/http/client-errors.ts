@@ -1,14 +1,15 @@
 /**
- * node:http's client errors: a connection whose bytes are not HTTP (400), whose headers are too
- * large (431), or whose request did not arrive within HTTP_HEADERS_TIMEOUT_MS or, its body,
+ * node:http's client errors: a connection whose bytes are not HTTP (400), whose headers (431) or
+ * chunk extensions (413) are too large, or whose request did not arrive within HTTP_HEADERS_TIMEOUT_MS or, its body,
  * HTTP_REQUEST_TIMEOUT_MS (408). Node answered them with a bare status line: no X-Request-Id (which
  * the document puts on every answer), no body, no log line, no metric, and a body cut by the
  * request timeout was logged as the client's own abort. Answered here as node would (only while
  * nothing of another answer was written, then the connection closed), with X-Request-Id and a JSON
- * message. A request that existed (its headers had arrived) is marked `timedOut`, so that the
- * access log and the request-duration histogram report it as a 408; one that did not is logged
- * here (a timeout at warn, a malformed request at info, as the access log does 4xx) and counted in
- * `tpl_http_client_errors_total`. A reset connection gets nothing: there is no one to answer.
+ * message. A request that existed (its headers had arrived; its body timed out or was malformed)
+ * is marked with the status (`clientErrorStatus`), so that the access log and the request-duration
+ * histogram report it so; one that did not is logged here and counted in
+ * `tpl_http_client_errors_total`. Timeouts are logged at warn (as a connection that broke off),
+ * malformed requests at info (as 4xx). A reset connection gets nothing: there is no one to answer.
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,12 +21,23 @@ import type { Metrics } from '../metrics.js';
 const messages: Record<number, string> = {
   400: 'The request is not valid HTTP/1.1.',
   408: 'The request did not arrive in full in time: send it again, whole.',
+  413: 'The request body has chunk extensions that are too large.',
   431: 'The request headers are too large.',
 };
 
+/** What the log says of each status. */
+export const CLIENT_ERROR_LINES: Readonly<Record<number, string>> = {
+  400: 'request refused: not valid HTTP',
+  408: 'request timed out',
+  413: 'request refused: chunk extensions too large',
+  431: 'request refused: headers too large',
+};
+
+/** The status node:http gives each client error (its own answers: 400 unless another fits). */
 function statusOf(code: string | undefined): number {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
   if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return 413;
   return 400;
 }
 
@@ -46,16 +58,18 @@ export function answerClientErrors(logger: Logger, metrics: Metrics): (error: Er
     }
     const status = statusOf(error.code);
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
-    const request = inFlight?.req as (IncomingMessage & Partial<Pick<Request, 'requestId' | 'timedOut'>>) | undefined;
+    const request = inFlight?.req as (IncomingMessage & Partial<Pick<Request, 'requestId' | 'clientErrorStatus'>>) | undefined;
     const requestId = request?.requestId ?? randomUUID();
     const answered = inFlight?.headersSent === true;
     if (!answered) socket.write(answer(status, requestId));
     if (request) {
-      // The access log and the histogram see it when its response closes.
-      if (status === 408 && !answered) request.timedOut = true;
+      // The access log and the histogram report it (with this status) when its response closes.
+      if (!answered) request.clientErrorStatus = status;
     } else {
       metrics.clientError(status);
-      logger[status === 408 ? 'warn' : 'info']({ requestId, status, code: error.code }, status === 408 ? 'request headers not received in time' : 'request refused: not valid HTTP');
+      // A timeout at warn, as the access log writes a connection that broke off; malformed bytes at
+      // info, as it writes 4xx (a scanner's garbage must not flood warn).
+      logger[status === 408 ? 'warn' : 'info']({ requestId, status, code: error.code }, status === 408 ? 'request headers not received in time' : CLIENT_ERROR_LINES[status]!);
     }
     socket.destroy(error);
   };

@@ -14,8 +14,8 @@ declare module 'express-serve-static-core' {
     auth?: RequestAuth;
     /** Step 6: why X-Company-Id names no company (not an id, sent twice), listed by step 7 with the request's other problems. */
     companyIdProblem?: string;
-    /** Set when node:http's request timeout cut the request before its body had arrived (client-errors.ts): answered 408. */
-    timedOut?: boolean;
+    /** Set when node:http answered the request itself (client-errors.ts): 408 when its body did not arrive in time, 400 or 413 when it was malformed. */
+    clientErrorStatus?: number;
   }
 }
 
