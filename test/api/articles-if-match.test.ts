@@ -85,6 +85,17 @@ describe('Articles: ETag and If-Match', () => {
     expect((await read(article)).data.name).to.equal(winner.body.data.name);
   });
 
+  it('When an article answer is large enough to go out compressed, Then its ETag names the encoding, and If-Match takes that form too', async () => {
+    const article = await makeArticle(world);
+    await put(article, { description: 'A long description. '.repeat(45) }).expect(200);
+    const plain = (await world.as('viewer').get(`/api/articles/${article.id}`).set('Accept-Encoding', 'identity').expect(200)).headers.etag as string;
+    const gzipped = await world.as('viewer').get(`/api/articles/${article.id}`).set('Accept-Encoding', 'gzip').expect(200);
+    expect(gzipped.headers['content-encoding']).to.equal('gzip');
+    expect(gzipped.headers.etag).to.equal(`${plain.slice(0, -1)}-gzip"`);
+    await put(article, { name: 'Compressed tag' }, gzipped.headers.etag as string).expect(200);
+    await put(article, { name: 'Stale compressed tag' }, gzipped.headers.etag as string).expect(412);
+  });
+
   it('When no If-Match is sent, Then updates are made as before (the later write of a field stays)', async () => {
     const article = await makeArticle(world);
     await put(article, { name: 'First' }).expect(200);

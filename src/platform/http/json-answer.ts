@@ -1,6 +1,7 @@
 /** Writing a JSON answer: the handlers' (dispatch.ts) and the errors' (error-handler.ts). */
 import type { Response } from 'express';
 import { COMPRESS_MIN_BYTES, compress, negotiateEncoding } from './compression.js';
+import { encodedTag } from './entity-tag.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -23,6 +24,9 @@ export function writeJson(res: Response, text: string): void {
     res.end(text);
     return;
   }
+  // A strong ETag names the bytes sent: compressed, they are other bytes (entity-tag.ts).
+  const tag = res.getHeader('ETag');
+  if (typeof tag === 'string' && tag.endsWith('"') && !tag.startsWith('W/')) res.setHeader('ETag', encodedTag(tag, encoding));
   compress(text, encoding).then(
     (body) => {
       res.setHeader('Content-Encoding', encoding);

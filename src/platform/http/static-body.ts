@@ -4,7 +4,7 @@
  * answered 304 to a client that already has it (If-None-Match). `Cache-Control: no-cache` lets a
  * browser keep it and ask again each time, so a new version is seen at once after a deploy.
  */
-import { createHash } from 'node:crypto';
+import { encodedTag, strongTag } from './entity-tag.js';
 import type { Request, Response } from 'express';
 import { COMPRESS_MIN_BYTES, compress, negotiateEncoding, type Encoding } from './compression.js';
 
@@ -19,7 +19,7 @@ export class StaticBody {
     readonly cacheControl = 'no-cache',
   ) {
     this.content = typeof content === 'string' ? Buffer.from(content) : content;
-    this.etag = `"${createHash('sha256').update(this.content).digest('base64url').slice(0, 27)}"`;
+    this.etag = strongTag(this.content);
   }
 
   /** The content in `encoding`, compressed the first time it is asked for. */
@@ -39,7 +39,7 @@ export class StaticBody {
  * the gzip and br forms each have their own (`"<tag>-gzip"`), as the uncompressed one has its own.
  */
 function etagOf(body: StaticBody, encoding: Encoding | undefined): string {
-  return encoding ? `${body.etag.slice(0, -1)}-${encoding}"` : body.etag;
+  return encoding ? encodedTag(body.etag, encoding) : body.etag;
 }
 
 /**
