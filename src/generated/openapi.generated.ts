@@ -4431,7 +4431,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Article 101 has changed since the version you sent in If-Match (it is now \"mZ1b4tVq3s0x9Pq2LkC7nR8wYd5eHa6fJg\"): read it again, apply your change to it and send its ETag."
+                 *       "message": "Article 101 has changed since the version you sent in If-Match (it is now \"mZ1b4tVq3s0x9Pq2LkC7nR8wYd5\"): read it again, apply your change to it and send its ETag."
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorBody"];
@@ -4583,7 +4583,7 @@ export interface components {
          *     answer), or `*`. The update is made only while the article is still that version; else a
          *     `412` and nothing changes, so that two writers never overwrite each other unseen. Without
          *     it, of two writes of one field the later stays. A weak tag (`W/"..."`) never matches.
-         * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5eHa6fJg"
+         * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5"
          */
         IfMatch: string;
         /**
@@ -5576,7 +5576,7 @@ export interface operations {
                  *     answer), or `*`. The update is made only while the article is still that version; else a
                  *     `412` and nothing changes, so that two writers never overwrite each other unseen. Without
                  *     it, of two writes of one field the later stays. A weak tag (`W/"..."`) never matches.
-                 * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5eHa6fJg"
+                 * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -5633,7 +5633,7 @@ export interface operations {
                  *     answer), or `*`. The update is made only while the article is still that version; else a
                  *     `412` and nothing changes, so that two writers never overwrite each other unseen. Without
                  *     it, of two writes of one field the later stays. A weak tag (`W/"..."`) never matches.
-                 * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5eHa6fJg"
+                 * @example "mZ1b4tVq3s0x9Pq2LkC7nR8wYd5"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };

@@ -45,7 +45,9 @@ export interface Republisher {
 
 /**
  * Changes Redis did not take (it was down, or hung past the command timeout) are sent again every
- * REPUBLISH_EVERY_MS, in order, until it takes them or `keepMs` (the cache's TTL) has passed, after
+ * REPUBLISH_EVERY_MS (those made while others wait queue behind them; one sent while an earlier
+ * one is still in flight may arrive first, which forgetting, idempotent and order-free, allows)
+ * until it takes them or `keepMs` (the cache's TTL) has passed, after
  * which no instance still holds an entry they would make stale. Without this an instance whose
  * subscription outlived a short stall (it is live while it hears its own echo within 3 s) kept a
  * revoked token for the whole TTL. A change sent twice is harmless: forgetting is idempotent.
