@@ -16,7 +16,6 @@ import type { Schema } from '../../platform/openapi/schemas.js';
 import type { EventType } from '../../platform/outbox.js';
 import { companyScope, type TenantContext, userOf } from '../../platform/tenant-context.js';
 import { lineArticles, lineQuantity, type RuleFor } from '../documents/document-lines.js';
-import type { LineArticle } from '../documents/documents.repository.js';
 import { lineLot, tracksLots, type LineLot } from '../documents/document-lots.js';
 import { codeTakenMessage, writeDocument } from '../documents/document-writes.js';
 import { lockPurchaseOrder, moveReceived, refreshAfterReceipt, requireOrder, type Order } from '../purchase-orders/purchase-orders.service.js';
@@ -25,6 +24,9 @@ import { applyStockChange, inLockOrder } from '../stock/stock.service.js';
 import * as repository from './receptions.repository.js';
 import type { Reception, ReceptionResource } from './receptions.repository.js';
 import type { OverOrder } from './receptions.rules.js';
+
+/** The lines' articles as lineArticles read them (share-locked). */
+type LineArticles = Awaited<ReturnType<typeof lineArticles>>['articles'];
 
 export const messages = {
   notFound: (id: number) => `Reception ${id} was not found.`,
@@ -121,7 +123,7 @@ interface ReceivedLine extends LineLot {
  * expiry date (goods of one ordered line that arrive in several lots); what remains is shared.
  * Every problem joins `problems`; only the lines without one are answered.
  */
-function receivedLines(selected: Schema<'ReceptionCreate'>['selected_items'], order: Order, ruleFor: RuleFor, flags: ReadonlyMap<number, LineArticle>, problems: Problems): ReceivedLine[] {
+function receivedLines(selected: Schema<'ReceptionCreate'>['selected_items'], order: Order, ruleFor: RuleFor, flags: LineArticles, problems: Problems): ReceivedLine[] {
   const seen = new Set<string>();
   const taken = new Map<number, number>();
   const lines: ReceivedLine[] = [];
