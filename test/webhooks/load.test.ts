@@ -47,7 +47,7 @@ function order(i: number, companyId: number): unknown {
 }
 
 describe('Webhook fan-out under load', function () {
-  this.timeout(900_000);
+  this.timeout(1_300_000);
   let h: Isolated;
   let receiver: Receiver;
 
@@ -97,7 +97,8 @@ describe('Webhook fan-out under load', function () {
     const worker = createWebhookWorker({ db: h.db, logger: silent, timeoutMs: 10_000, allowPrivateTargets: true, allowHttp: true, pollMs: 50 });
     worker.start();
     try {
-      await receiver.waitFor(SUBSCRIPTIONS * EVENTS, 800_000);
+      // A liveness bound, not a speed target (the bench's webhook drain measures throughput).
+      await receiver.waitFor(SUBSCRIPTIONS * EVENTS, 1_200_000);
     } finally {
       await worker.stop();
       clearInterval(sampler);
