@@ -1,7 +1,7 @@
 /**
  * Compression and caching (src/platform/http/compression.ts, static-body.ts): JSON over 1 KiB in
  * brotli or gzip as the client prefers, small answers untouched; the document, the reference page
- * and GraphiQL with an ETag, `Cache-Control: no-cache`, 304 on If-None-Match, compressed once.
+ * and GraphiQL with an ETag, `Cache-Control: no-cache`, 304 on If-None-Match (weak or strong, a list too), compressed once.
  */
 import { expect } from 'chai';
 import type { Response } from 'supertest';
@@ -37,6 +37,9 @@ describe('GET /openapi.json and GET /docs and GET /graphql: ETag, 304 and compre
       expect(again.text ?? '').to.equal('');
       expect(again.headers.etag).to.equal(first.headers.etag);
       await api(h.app).get(path).set('Accept', accept).set('If-None-Match', '"something-else"').expect(200);
+      // If-None-Match compares weakly (RFC 9110, 13.1.2) and takes a list.
+      await api(h.app).get(path).set('Accept', accept).set('Accept-Encoding', 'identity').set('If-None-Match', `W/${first.headers.etag!}`).expect(304);
+      await api(h.app).get(path).set('Accept', accept).set('Accept-Encoding', 'identity').set('If-None-Match', `"other", ${first.headers.etag!}`).expect(304);
     });
 
     it(`When ${path} is asked for with brotli and with gzip, Then each answers in that encoding and decodes to the same body`, async () => {

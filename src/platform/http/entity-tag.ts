@@ -24,20 +24,28 @@ export function entityTag(resource: unknown): string {
 }
 
 /**
+ * Whether a precondition header's value (`*`, or a list of tags) names `tag`, as sent uncompressed
+ * or in an encoding (`"<tag>-br"`): the same version either way. If-None-Match compares weakly (a
+ * `W/"..."` tag names its strong form); If-Match compares strongly (a weak tag never matches).
+ */
+export function namesTag(header: string | string[] | undefined, tag: string, { weak }: { weak: boolean }): boolean {
+  if (header === undefined) return false;
+  const encodedPrefix = `${tag.slice(0, -1)}-`;
+  return (Array.isArray(header) ? header.join(',') : header).split(',').some((listed) => {
+    const value = weak ? listed.trim().replace(/^W\//, '') : listed.trim();
+    return value === '*' || value === tag || (value.startsWith(encodedPrefix) && value.endsWith('"'));
+  });
+}
+
+/**
  * The precondition an update checks on the resource as it locked it, or undefined without
  * If-Match. `name` says what the resource is in the message (`Article 101`).
  */
 export function ifMatch<T>(header: string | string[] | undefined, name: (resource: T) => string): ((current: T) => void) | undefined {
   if (header === undefined) return undefined;
-  const tags = (Array.isArray(header) ? header.join(',') : header)
-    .split(',')
-    .map((tag) => tag.trim())
-    .filter((tag) => tag !== '');
   return (current) => {
-    if (tags.includes('*')) return;
     const now = entityTag(current);
-    // The tag as sent uncompressed, or as sent in an encoding (`"<tag>-br"`): the same version.
-    if (tags.some((tag) => tag === now || (tag.startsWith(`${now.slice(0, -1)}-`) && tag.endsWith('"')))) return;
+    if (namesTag(header, now, { weak: false })) return;
     throw new PreconditionFailedError(
       `${name(current)} has changed since the version you sent in If-Match (it is now ${now}): read it again, apply your change to it and send its ETag.`,
       now,

@@ -4,7 +4,7 @@
  * answered 304 to a client that already has it (If-None-Match). `Cache-Control: no-cache` lets a
  * browser keep it and ask again each time, so a new version is seen at once after a deploy.
  */
-import { encodedTag, strongTag } from './entity-tag.js';
+import { encodedTag, namesTag, strongTag } from './entity-tag.js';
 import type { Request, Response } from 'express';
 import { COMPRESS_MIN_BYTES, compress, negotiateEncoding, type Encoding } from './compression.js';
 
@@ -47,13 +47,7 @@ function etagOf(body: StaticBody, encoding: Encoding | undefined): string {
  * that has it compressed one way has the same content; weak validators compare as strong ones here.
  */
 function notModified(req: Request, body: StaticBody): boolean {
-  const header = req.headers['if-none-match'];
-  if (!header) return false;
-  const base = body.etag.slice(0, -1);
-  return header.split(',').some((tag) => {
-    const value = tag.trim().replace(/^W\//, '');
-    return value === '*' || value === body.etag || (value.startsWith(`${base}-`) && value.endsWith('"'));
-  });
+  return namesTag(req.headers['if-none-match'], body.etag, { weak: true });
 }
 
 /** Writes `body` with its validators: 304 when the client has it, else in the encoding it prefers. */
