@@ -1,7 +1,8 @@
 /**
  * Optimistic concurrency on articles: GET /api/articles/{id} and every update answer the article's
  * ETag; PUT /api/articles/{id} and PATCH /api/articles/by-code/{code} with If-Match change it only
- * while it is still that version, else a 412 that names the current ETag and changes nothing.
+ * while it is still that version, else a 412 that names the current ETag and changes nothing. GraphQL's
+ * Article.etag is the same tag, for a client that reads through GraphQL and writes through REST.
  */
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
@@ -44,6 +45,19 @@ describe('Articles: ETag and If-Match', () => {
     const res = await put(article, { name: 'Renamed' }, first.etag).expect(200);
     expect(res.headers.etag).to.match(TAG).and.not.equal(first.etag);
     expect((await read(article)).etag).to.equal(res.headers.etag);
+  });
+
+  it('When an article is read through GraphQL, Then its etag is the ETag REST answers, and a REST update takes it as If-Match', async () => {
+    const article = await makeArticle(world);
+    const query = (id: number) =>
+      world.as('viewer').post('/graphql').send({ query: 'query($id: Int!) { article(id: $id) { etag } articles(limit: 100) { id etag } }', variables: { id } }).expect(200);
+    const first = (await query(article.id)).body.data;
+    const rest = (await read(article)).etag;
+    expect(first.article.etag).to.equal(rest);
+    expect(first.articles.find((a: { id: number }) => a.id === article.id).etag).to.equal(rest);
+    const res = await patch(article, { description: 'Changed through REST' }, first.article.etag).expect(200);
+    expect((await query(article.id)).body.data.article.etag).to.equal(res.headers.etag).and.not.equal(rest);
+    await put(article, { description: 'Stale' }, first.article.etag).expect(412);
   });
 
   it('When If-Match names a version another write has replaced, Then PUT and PATCH answer 412 with the current ETag, and nothing changes', async () => {

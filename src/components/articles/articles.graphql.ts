@@ -3,6 +3,7 @@ import { builder } from '../../platform/graphql/builder.js';
 import { oneById } from '../../platform/graphql/by-id.js';
 import { afterArg, pageLimit, requireModule, searchArg } from '../../platform/graphql/context.js';
 import { queryParameterMaxLength } from '../../platform/openapi/document.js';
+import { entityTag } from '../../platform/http/entity-tag.js';
 import type { Article } from './articles.repository.js';
 import * as articles from './articles.service.js';
 
@@ -26,6 +27,10 @@ export const ArticleType = builder.objectRef<Article>('Article').implement({
     active: t.exposeBoolean('active'),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
+    etag: t.string({
+      description: "The article's ETag, as REST's GET /api/articles/{id} answers it: send it as If-Match on a REST update to make it only while the article is still this version.",
+      resolve: (article) => entityTag(article),
+    }),
   }),
 });
 
