@@ -3,6 +3,8 @@
  * them sales orders of 500 lines (a payload of about 150 KB each, 3 MB for its 20 deliveries).
  * The running worker writes all 40,000 deliveries and a real receiver gets each webhook-id once
  * per subscription, while the heap of this process (app, worker and receiver) stays bounded.
+ * `make test` runs it in a mocha process of its own (load.mocharc.cjs): it forces a full collection
+ * twice a second, which behind the other suites' heap took most of the run.
  */
 import { expect } from 'chai';
 import v8 from 'node:v8';
@@ -47,7 +49,7 @@ function order(i: number, companyId: number): unknown {
 }
 
 describe('Webhook fan-out under load', function () {
-  this.timeout(1_300_000);
+  this.timeout(900_000);
   let h: Isolated;
   let receiver: Receiver;
 
@@ -97,8 +99,9 @@ describe('Webhook fan-out under load', function () {
     const worker = createWebhookWorker({ db: h.db, logger: silent, timeoutMs: 10_000, allowPrivateTargets: true, allowHttp: true, pollMs: 50 });
     worker.start();
     try {
-      // A liveness bound, not a speed target (the bench's webhook drain measures throughput).
-      await receiver.waitFor(SUBSCRIPTIONS * EVENTS, 1_200_000);
+      // A liveness bound, not a speed target (the bench's webhook drain measures throughput): about
+      // 250 s in a process of its own (test/run.sh runs it so).
+      await receiver.waitFor(SUBSCRIPTIONS * EVENTS, 800_000);
     } finally {
       await worker.stop();
       clearInterval(sampler);
