@@ -103,4 +103,38 @@ describe('Webhook deliveries next to a slow endpoint', () => {
     }
     expect(mostSlowUnderWay).to.equal(SENDS_PER_COMPANY);
   });
+
+  it(`When one company's backlog keeps it at its bound of ${SENDS_PER_COMPANY} sends, Then the worker does not search past that backlog again for each send that ends`, async () => {
+    const world = await createWorld(h.app, h.db);
+    for (let i = 0; i < 10; i++) await subscribe(world, `http://127.0.0.1:9/backlog-${i}`, ['article.created']);
+    for (let i = 0; i < 40; i++) await createArticle(world);
+    // A claim that passes over subscriptions at a bound names them in NOT IN; each such search reads
+    // the backlog of those it passes over.
+    let passingOver = 0;
+    const counting = (query: { sql: string }): void => {
+      if (/^select/i.test(query.sql) && /webhook_deliveries/.test(query.sql) && /not in/i.test(query.sql)) passingOver++;
+    };
+    h.db.on('query', counting);
+    const worker = testWorker(h.db, Date.now as Clock, {
+      pollMs: 1000,
+      send: async (): Promise<SendResult> => {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        return { status: 204 };
+      },
+    });
+    worker.start();
+    let sent = 0;
+    try {
+      await until(async () => {
+        const rows = await h.db('webhook_deliveries as d').join('webhooks as w', 'w.id', 'd.webhook_id').where('w.company_id', world.client.id).where('d.status', 'delivered').count({ n: '*' });
+        sent = Number(rows[0]!.n);
+        return sent === 400;
+      }, 60_000, 'the backlog of 400 delivered');
+    } finally {
+      await worker.stop();
+      h.db.off('query', counting);
+    }
+    // Once per send before (400); now at most once a poll while the backlog lasts, and once per round.
+    expect(passingOver, `searches passing over the bounded company for ${sent} sends`).to.be.below(40);
+  });
 });

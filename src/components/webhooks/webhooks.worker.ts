@@ -173,6 +173,16 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const companyOf = new Map<number, number>();
   /** Claims whose sends are under way: each ends when its sends have and its unsent rows are released. */
   const claims = new Set<Promise<void>>();
+  /**
+   * Until then (epoch ms) no claim is made while a subscription or company is at its bound. Such a
+   * claim passes over the bounded ones' deliveries row by row, so when it finds nothing it has read
+   * their whole backlog: made again as each send ends, one tenant's backlog of 40,000 took 250 s to
+   * send instead of 30. After one finds nothing, the next waits a poll (what an idle worker waits);
+   * the bounded ones' own sends claim again as they end, below the bound, without passing over.
+   */
+  let quietUntil = 0;
+  const atABound = (): boolean =>
+    [...sendsOf.values()].some((n) => n >= SENDS_PER_SUBSCRIPTION) || [...sendsOfCompany.values()].some((n) => n >= SENDS_PER_COMPANY);
 
   function startSend(delivery: ClaimedDelivery, token: string): Promise<void> {
     countSend(sendsOf, delivery.webhook_id, 1);
@@ -195,13 +205,18 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
    * worker may have taken it by then); the claim is released once its sends have ended.
    */
   async function claimAndSend(limit: number): Promise<number> {
-    const token = randomUUID();
     const now = clock();
+    const bounded = atABound();
+    if (bounded && now < quietUntil) return 0;
+    const token = randomUUID();
     const perSubscription = { max: SENDS_PER_SUBSCRIPTION, sending: sendsOf };
     const perCompany = { max: SENDS_PER_COMPANY, sending: sendsOfCompany, companyOf };
     await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit, perSubscription, perCompany }));
     const claimed = await queue.claimedBy(db, token);
-    if (claimed.length === 0) return 0;
+    if (claimed.length === 0) {
+      if (bounded) quietUntil = now + options.pollMs;
+      return 0;
+    }
     const verdicts = await withheldNow(db, claimed).catch(async (error: unknown) => {
       await inTransaction(db, (tx) => queue.releaseClaims(tx, token)).catch(() => undefined);
       throw error;
@@ -263,6 +278,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   /** Fans out, sends what is due, writes the heartbeat; sends that outlast it go on (the loop's next round starts meanwhile). */
   async function round(): Promise<RoundResult> {
     const fanned = await fanOut();
+    // New deliveries of others may be due at once.
+    if (fanned.deliveries > 0) quietUntil = 0;
     const attempted = await deliverDue();
     await recordHeartbeat(db, WORKER_HEARTBEAT);
     return { fannedOut: fanned.deliveries, fanOutFailed: fanned.failed, attempted, busy: fanned.more || attempted >= MAX_SENDS_PER_ROUND };
