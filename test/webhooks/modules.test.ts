@@ -43,7 +43,8 @@ describe('Webhook deliveries and the modules at send time', () => {
       status: 'failed',
       attempts: 1,
       next_attempt_at: null,
-      last_response_code: null,
+      // The one attempt made, as it was answered: the withheld retry sent nothing.
+      last_response_code: 500,
       last_error: `Not sent: the webhooks module is off for company ${world.client.id}, the company that owns the subscription. Switch it on, then redeliver.`,
     });
 
@@ -79,6 +80,7 @@ describe('Webhook deliveries and the modules at send time', () => {
     expect(log.body.data[0]).to.include({
       status: 'failed',
       attempts: 1,
+      last_response_code: 500,
       last_error: `Not sent: the articles module is off for company ${world.client.id}, the company the event is about. Switch it on, then redeliver.`,
     });
     await setModules(suite.app.db, world.client.id, []);

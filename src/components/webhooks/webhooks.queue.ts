@@ -29,6 +29,8 @@ export interface ClaimedDelivery {
   event_type: string;
   payload: string;
   attempts: number;
+  /** The status its last attempt was answered with, if any. */
+  last_response_code: number | null;
   url: string;
   secret: string;
   failing_since: string | null;
@@ -242,10 +244,10 @@ export async function claimDue(
 export async function claimedBy(tx: Knex, token: string): Promise<ClaimedDelivery[]> {
   const rows = await tx('webhook_deliveries as d')
     .join('webhooks as w', 'w.id', 'd.webhook_id')
-    .select('d.id', 'd.webhook_id', 'w.company_id', 'd.event_id', 'd.event_type', 'd.payload', 'd.attempts', 'w.url', 'w.secret', 'w.failing_since')
+    .select('d.id', 'd.webhook_id', 'w.company_id', 'd.event_id', 'd.event_type', 'd.payload', 'd.attempts', 'd.last_response_code', 'w.url', 'w.secret', 'w.failing_since')
     .where('d.claim_token', token)
     .orderBy('d.id');
-  return rows.map((r) => ({ ...r, id: Number(r.id), company_id: Number(r.company_id) }));
+  return rows.map((r) => ({ ...r, id: Number(r.id), company_id: Number(r.company_id), last_response_code: r.last_response_code === null ? null : Number(r.last_response_code) }));
 }
 
 /** What an attempt writes on its delivery, at `now`. */

@@ -155,10 +155,11 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   /**
    * Records a claimed delivery that something now withholds (a module switched off since it was
    * queued: a retry, a ping, a redelivery) as failed, unsent, with the reason, as the fan-out would
-   * not have queued it; counted only when this claim still held it.
+   * not have queued it; counted only when this claim still held it. Its attempts and the status of
+   * the last one stay as they were: nothing was sent.
    */
   async function withhold(delivery: ClaimedDelivery, withheld: Withheld, token: string): Promise<void> {
-    const fields = { status: 'failed' as const, attempts: delivery.attempts, next_attempt_at: null, last_response_code: null, last_error: `Not sent: ${withheldReason(withheld)}.${withheld.of === 'catalogue' ? '' : ' Switch it on, then redeliver.'}`, delivered_at: null };
+    const fields = { status: 'failed' as const, attempts: delivery.attempts, next_attempt_at: null, last_response_code: delivery.last_response_code, last_error: `Not sent: ${withheldReason(withheld)}.${withheld.of === 'catalogue' ? '' : ' Switch it on, then redeliver.'}`, delivered_at: null };
     const recorded = await inTransaction(db, (tx) => queue.recordAttempt(tx, delivery.id, token, { ...fields, now: dbTime(clock()) }));
     if (!recorded) return;
     options.metrics?.webhookDelivery('withheld');
