@@ -3742,9 +3742,15 @@ export interface components {
              */
             event_type: string;
             status: components["schemas"]["WebhookDeliveryStatus"];
-            /** @example 1 */
+            /**
+             * @description The attempts sent; a delivery withheld because a module is off was not sent, and is not counted.
+             * @example 1
+             */
             attempts: number;
-            /** @example 200 */
+            /**
+             * @description The status the last attempt sent was answered with; null before any, or when it got no answer.
+             * @example 200
+             */
             last_response_code: number | null;
             /** @example null */
             last_error: string | null;
@@ -6118,7 +6124,7 @@ export interface operations {
                 warehouse_id?: number;
                 /** @description One article id, or up to 100 separated by commas (`article_id=12,15,31`). */
                 article_id?: number[];
-                /** @description One article code, or up to 100 separated by commas (`article_code=ACME-TOM-400,ACME-CUC-1`). A comma always separates codes: a code that itself holds a comma is read with `article_id`. The request line and headers together must fit in 16 KB (else `431`, answered by the HTTP layer with no body): 100 codes of 64 ASCII characters do, but letters beyond ASCII take 6 to 12 characters each percent-encoded; send such codes in smaller lists, or by `article_id`. */
+                /** @description One article code, or up to 100 separated by commas (`article_code=ACME-TOM-400,ACME-CUC-1`). A comma always separates codes: a code that itself holds a comma is read with `article_id`. The request line and headers together must fit in 16 KB (else `431`, answered by the HTTP layer before the API reads the request): 100 codes of 64 ASCII characters do, but letters beyond ASCII take 6 to 12 characters each percent-encoded; send such codes in smaller lists, or by `article_id`. */
                 article_code?: string[];
                 stock_type?: components["schemas"]["StockType"];
                 /** @description Only rows of this lot (compared exactly). */

@@ -123,7 +123,10 @@ builder.queryFields((t) => ({
 export const StockDocumentType = builder.objectRef<{ type: string; id: number }>('StockDocument').implement({
   description: 'The document behind a movement.',
   fields: (t) => ({
-    type: t.exposeString('type', { description: '`reception`, `sales_order`, `return`, `adjustment`, `transfer` (more may be added).' }),
+    type: t.exposeString('type', {
+      description:
+        '`reception` (a reception or its correction), `sales_order` (its reservation, or its move to `delivered`), `shipment`, `return`, `adjustment` or `transfer` (new kinds may be added), as REST shows it.',
+    }),
     id: t.exposeInt('id'),
   }),
 });
