@@ -137,7 +137,7 @@ describe('Migrations', () => {
       await unit('K😀');
       const before = testEnv.engine === 'mysql' ? await codeCollations(db) : [];
 
-      await migrateLatest(db);
+      await migrateTo(db, '018_reference_codes_compare_exactly');
 
       await build.insertWarehouse(db, { company_id: provider, code: 'WH-E1', name: 'W' });
       await unit('K😁');
@@ -166,6 +166,49 @@ describe('Migrations', () => {
       await db.migrate.down({ migrationSource });
       expect(await codeCollations(db)).to.deep.equal(before);
       expect(await db('partners').whereNull('code').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 2);
+      await migrateTo(db, '018_reference_codes_compare_exactly');
+    });
+  });
+
+  describe('019: the waiting deliveries of a switched-off subscription are held', () => {
+    let old: TestDatabase;
+
+    before(async () => {
+      old = await createScratchDatabase();
+      await migrateTo(old.db, '018_reference_codes_compare_exactly');
+    });
+
+    after(async () => {
+      await old?.close();
+    });
+
+    it('When migrated, Then the pending and retrying deliveries of subscriptions that are off lose their due time and no other does; rolled back, they are due again', async () => {
+      const db = old.db;
+      const at = '2026-11-01 10:00:00.000000';
+      const company = await build.insertCompany(db, { name: 'C', type: 'client' });
+      const webhook = (active: boolean) =>
+        insertReturningId(db, 'webhooks', { company_id: company, url: 'https://example.com/h', events: '["*"]', description: null, secret: 's', active, created_at: at, updated_at: at });
+      const on = await webhook(true);
+      const off = await webhook(false);
+      let n = 0;
+      const delivery = (webhookId: number, status: string, next: string | null) =>
+        insertReturningId(db, 'webhook_deliveries', {
+          webhook_id: webhookId, event_id: `evt_${++n}`, event_type: 'article.created', payload: '{}', status, attempts: status === 'pending' ? 0 : 1, next_attempt_at: next, created_at: at, updated_at: at,
+        });
+      const ids = {
+        onPending: await delivery(on, 'pending', at), onRetrying: await delivery(on, 'retrying', at),
+        offPending: await delivery(off, 'pending', at), offRetrying: await delivery(off, 'retrying', at), offDelivered: await delivery(off, 'delivered', null),
+      };
+      const due = async (): Promise<Record<string, boolean>> => {
+        const rows = await db('webhook_deliveries').select('id', 'next_attempt_at');
+        const byId = new Map(rows.map((r: { id: number | string; next_attempt_at: string | null }) => [Number(r.id), r.next_attempt_at !== null]));
+        return Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, byId.get(id)!]));
+      };
+
+      await migrateLatest(db);
+      expect(await due()).to.deep.equal({ onPending: true, onRetrying: true, offPending: false, offRetrying: false, offDelivered: false });
+      await db.migrate.down({ migrationSource });
+      expect(await due()).to.deep.equal({ onPending: true, onRetrying: true, offPending: true, offRetrying: true, offDelivered: false });
       await migrateLatest(db);
     });
   });

@@ -21,6 +21,7 @@ import * as m015 from './015_outbox_waiting_index.js';
 import * as m016 from './016_codes_compare_exactly.js';
 import * as m017 from './017_user_deactivation.js';
 import * as m018 from './018_reference_codes_compare_exactly.js';
+import * as m019 from './019_held_deliveries.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_platform': m001,
@@ -41,6 +42,7 @@ const migrations: Record<string, Knex.Migration> = {
   '016_codes_compare_exactly': m016,
   '017_user_deactivation': m017,
   '018_reference_codes_compare_exactly': m018,
+  '019_held_deliveries': m019,
 };
 
 /** The migration whose up or down an error was thrown by (failedMigrationOf). */

@@ -3756,6 +3756,7 @@ export interface components {
             last_error: string | null;
             /**
              * Format: date-time
+             * @description When a `pending` or `retrying` delivery is sent next. Null once it is `delivered` or `failed`, and while its subscription is switched off: its waiting deliveries are held, and are due at once when it is switched on again.
              * @example null
              */
             next_attempt_at: string | null;

@@ -138,4 +138,57 @@ describe('Webhook subscriptions switched off by the worker', () => {
     expect((await deliveries(world, webhookId)).map((d) => d.status)).to.deep.equal(['failed', 'delivered', 'retrying']);
     expect(await readWebhook(world, webhookId)).to.include({ active: true, disabled_reason: null });
   });
+
+  it('When a subscription is switched off with deliveries waiting (by a 410, or by PUT), Then they are held with no due time and not sent while it is off, and are sent once it is switched on again', async () => {
+    const target = await receiver({ status: 500 });
+    const world = await createWorld(h.app, h.db);
+    const { id: webhookId } = await subscribe(world, target.url);
+    const clock = testClock();
+    const worker = testWorker(h.db, clock);
+    const admin = world.as('admin');
+    const waiting = async () => (await deliveries(world, webhookId)).filter((d) => d.status === 'pending' || d.status === 'retrying');
+
+    // Two deliveries wait for their retry; a third event's first attempt is answered 410.
+    await createArticle(world);
+    await createArticle(world);
+    await worker.runOnce();
+    expect((await waiting()).map((d) => d.status)).to.deep.equal(['retrying', 'retrying']);
+    target.script({ status: 410 });
+    await createArticle(world);
+    await worker.runOnce();
+    expect((await readWebhook(world, webhookId)).active).to.equal(false);
+    const held = await waiting();
+    expect(held.map((d) => [d.status, d.next_attempt_at])).to.deep.equal([['retrying', null], ['retrying', null]]);
+    expect(target.received).to.have.length(3);
+
+    // While it is off, nothing is sent, however late.
+    clock.advance(DAY);
+    await worker.runOnce();
+    expect(target.received).to.have.length(3);
+
+    // Switched on: due at once, and sent.
+    target.setDefault({ status: 200 });
+    await admin.put(`/api/webhooks/${webhookId}`).send({ active: true }).expect(200);
+    expect((await waiting()).every((d) => d.next_attempt_at !== null && apiMs(d.next_attempt_at) <= Date.now())).to.equal(true);
+    await worker.runOnce();
+    expect(await waiting()).to.deep.equal([]);
+    expect(target.received).to.have.length(5);
+
+    // Switched off by PUT: a new event's delivery is held; switched on, it is sent.
+    await admin.put(`/api/webhooks/${webhookId}`).send({ active: false }).expect(200);
+    await createArticle(world);
+    await worker.runOnce();
+    expect(await waiting(), 'an event while it is off gets no delivery').to.deep.equal([]);
+    target.script({ status: 500 });
+    await admin.put(`/api/webhooks/${webhookId}`).send({ active: true }).expect(200);
+    await createArticle(world);
+    await worker.runOnce();
+    expect((await waiting()).map((d) => d.status)).to.deep.equal(['retrying']);
+    await admin.put(`/api/webhooks/${webhookId}`).send({ active: false }).expect(200);
+    expect((await waiting()).map((d) => [d.status, d.next_attempt_at])).to.deep.equal([['retrying', null]]);
+    await admin.put(`/api/webhooks/${webhookId}`).send({ active: true }).expect(200);
+    await worker.runOnce();
+    expect(await waiting()).to.deep.equal([]);
+    expect(target.received).to.have.length(7);
+  });
 });

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { engineOf } from '../../platform/db/database.js';
 import { throughIndex } from '../../platform/db/queries.js';
-import type { DeliveryRow, WebhookRow } from './webhooks.repository.js';
+import { holdDeliveries, type DeliveryRow, type WebhookRow } from './webhooks.repository.js';
 
 /** An outbox event waiting for its fan-out, without its data (loaded a few at a time). */
 export interface OutboxEvent {
@@ -276,6 +276,8 @@ export async function markFailing(db: Knex, webhookId: number, now: string): Pro
   await db('webhooks').where('id', webhookId).whereNull('failing_since').update({ failing_since: now });
 }
 
-export async function disable(db: Knex, webhookId: number, reason: string, now: string): Promise<void> {
-  await db('webhooks').where('id', webhookId).update({ active: false, disabled_reason: reason, updated_at: now });
+/** Switches a subscription off, holding its waiting deliveries (holdDeliveries). */
+export async function disable(tx: Knex.Transaction, webhookId: number, reason: string, now: string): Promise<void> {
+  await tx('webhooks').where('id', webhookId).update({ active: false, disabled_reason: reason, updated_at: now });
+  await holdDeliveries(tx, webhookId);
 }

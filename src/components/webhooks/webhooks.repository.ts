@@ -104,6 +104,21 @@ export async function updateWebhook(tx: Knex, id: number, changes: Partial<Omit<
   await tx('webhooks').where('id', id).update({ ...rest, ...(events ? { events: JSON.stringify(events) } : {}), updated_at: nowDb() });
 }
 
+/**
+ * The waiting deliveries (`pending`, `retrying`) of a subscription switched off are held: no
+ * `next_attempt_at`, so the claims' search of the due index (next_attempt_at <= now) never reads
+ * them. Left due, a switched-off subscription's backlog (three days of retries, when failing
+ * switched it off) was read past by every claim of every company.
+ */
+export async function holdDeliveries(tx: Knex, webhookId: number): Promise<void> {
+  await tx('webhook_deliveries').where('webhook_id', webhookId).whereIn('status', ['pending', 'retrying']).whereNotNull('next_attempt_at').update({ next_attempt_at: null });
+}
+
+/** A subscription switched on again: its held deliveries are due at `now`. */
+export async function resumeDeliveries(tx: Knex, webhookId: number, now: string): Promise<void> {
+  await tx('webhook_deliveries').where('webhook_id', webhookId).whereIn('status', ['pending', 'retrying']).whereNull('next_attempt_at').update({ next_attempt_at: now });
+}
+
 export async function deleteWebhook(tx: Knex, id: number): Promise<void> {
   await tx('webhook_deliveries').where('webhook_id', id).delete();
   await tx('webhooks').where('id', id).delete();

@@ -127,7 +127,11 @@ export async function updateWebhook(ctx: TenantContext, id: number, body: Schema
   }
   const secret = body.rotate_secret ? newSecret() : undefined;
   if (secret) changes.secret = secret;
-  await repository.updateWebhook(ctx.db, current.id, changes);
+  await inTransaction(ctx.db, async (tx) => {
+    await repository.updateWebhook(tx, current.id, changes);
+    if (body.active === false) await repository.holdDeliveries(tx, current.id);
+    if (body.active === true) await repository.resumeDeliveries(tx, current.id, nowDb());
+  });
   const updated = repository.toWebhook((await repository.findWebhook(ctx.db, ctx.scope, id))!);
   return secret ? { ...updated, secret } : updated;
 }
