@@ -143,6 +143,28 @@ inSqliteRun('The server process: slow clients, SIGTERM under load, the worker at
       expect(logLines(servers[0]!).filter((line) => line.requestId === 'bad-chunk-1'), 'no warn line of a client that went away').to.deep.equal([]);
     });
 
+    it('When a client closes its side part-way through its body or its headers, Then the request is logged as aborted and counted as 499, and the cut headers are no client error; neither is a 400', async () => {
+      const errorsBefore = await metric(port, 'tpl_http_client_errors_total{status="400"}');
+      const tokens400 = 'tpl_http_request_duration_seconds_count{operation="createToken",method="POST",status="400"}';
+      const tokens400Before = await metric(port, tokens400);
+      const upload = await rawConnection(port);
+      upload.write('POST /api/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: gave-up-1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":');
+      await sleep(100);
+      upload.end();
+      expect(statusOf((await upload.closed).text), 'no answer to a client that went away').to.equal(undefined);
+      await until(async () => logLines(servers[0]!).some((line) => line.requestId === 'gave-up-1'), 5000, 'the log line');
+      expect(logLines(servers[0]!).filter((line) => line.requestId === 'gave-up-1').map((line) => line.msg)).to.deep.equal(['request aborted']);
+      expect(await metric(port, 'tpl_http_request_duration_seconds_count{operation="createToken",method="POST",status="499"}')).to.be.at.least(1);
+
+      const headers = await rawConnection(port);
+      headers.write('GET /api/articles HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: appl');
+      await sleep(100);
+      headers.end();
+      expect(statusOf((await headers.closed).text)).to.equal(undefined);
+      expect(await metric(port, 'tpl_http_client_errors_total{status="400"}')).to.equal(errorsBefore);
+      expect(await metric(port, tokens400)).to.equal(tokens400Before);
+    });
+
     it('When a client trickles a header line every 200 ms, Then it is closed within the headers timeout all the same', async () => {
       const connection = await rawConnection(port);
       const since = Date.now();

@@ -153,6 +153,8 @@ export interface RawConnection {
   write(text: string): void;
   /** What the server sent, and when it closed the connection (epoch ms). */
   readonly closed: Promise<{ at: number; text: string }>;
+  /** Closes the client's side (FIN), as a client that stops sending does; the answer can still arrive. */
+  end(): void;
   destroy(): void;
 }
 
@@ -173,6 +175,7 @@ export async function rawConnection(port: number): Promise<RawConnection> {
       if (!socket.destroyed) socket.write(text);
     },
     closed,
+    end: () => socket.end(),
     destroy: () => socket.destroy(),
   };
 }

@@ -9,7 +9,8 @@
  * is marked with the status (`clientErrorStatus`), so that the access log and the request-duration
  * histogram report it so; one that did not is logged here and counted in
  * `tpl_http_client_errors_total`. Timeouts are logged at warn (as a connection that broke off),
- * malformed requests at info (as 4xx). A reset connection gets nothing: there is no one to answer.
+ * malformed requests at info (as 4xx). A connection the client reset or closed part-way gets
+ * nothing: there is no one to answer.
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -41,6 +42,16 @@ function statusOf(code: string | undefined): number {
   return 400;
 }
 
+/**
+ * The client went away: it reset the connection, or closed its side part-way through a request
+ * (an upload it gave up, a proxy's timeout), which the parser reports as an unexpected end. No
+ * one reads an answer: a request under way is logged and counted as abandoned (499) when its
+ * response closes, and headers cut off are not a protocol error of the client's.
+ */
+function wentAway(code: string | undefined): boolean {
+  return code === 'ECONNRESET' || code === 'HPE_INVALID_EOF_STATE';
+}
+
 /** The raw answer: node's own when nothing was written, with our header and body. */
 function answer(status: number, requestId: string): string {
   const body = JSON.stringify({ message: messages[status] });
@@ -52,7 +63,7 @@ function answer(status: number, requestId: string): string {
 
 export function answerClientErrors(logger: Logger, metrics: Metrics): (error: Error & { code?: string }, socket: Duplex) => void {
   return (error, socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    if (wentAway(error.code) || !socket.writable) {
       socket.destroy();
       return;
     }
