@@ -63,7 +63,9 @@ async function main(): Promise<void> {
     server.off('error', exitOnStartupFailure);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, appUrl: config.appUrl }, `listening on http://localhost:${port} (API at ${config.appUrl}/api, docs at ${config.appUrl}/docs)`);
+    const host = typeof address === 'object' && address ? address.address : config.host;
+    const shown = host.includes(':') ? `[${host}]` : host;
+    logger.info({ host, port, appUrl: config.appUrl }, `listening on ${shown}:${port} (API at ${config.appUrl}/api, docs at ${config.appUrl}/docs)`);
   });
 
   let stopping = false;

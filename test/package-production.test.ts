@@ -142,6 +142,9 @@ describe('Production build without dev dependencies', function () {
     }
     expect(await exited(server)).to.equal(0);
     for (const line of output().split('\n').filter((l) => l !== '')) expect(() => JSON.parse(line), `a plain-text line: ${line}`).to.not.throw();
+    // The start line names the address it listens on (HOST), not localhost.
+    const started = output().split('\n').filter((l) => l.includes('"listening on')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(started.map((l) => [l.host, l.port, String(l.msg).split(' (')[0]])).to.deep.equal([['127.0.0.1', port, `listening on 127.0.0.1:${port}`]]);
   });
 
   it('When the compiled worker runs, Then it starts and stops cleanly on SIGTERM; then rollback --force refuses while heartbeats are fresh, then while the demo has stock kept per lot, and undoes a schema without any', async () => {
