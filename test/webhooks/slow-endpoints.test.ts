@@ -137,4 +137,37 @@ describe('Webhook deliveries next to a slow endpoint', () => {
     // Once per send before (400); now at most once a poll while the backlog lasts, and once per round.
     expect(passingOver, `searches passing over the bounded company for ${sent} sends`).to.be.below(40);
   });
+
+  it('When a backlog keeps every send busy, Then a new event of another company is fanned out and delivered within a round, not after the round\'s 200 sends', async () => {
+    const busy = await createWorld(h.app, h.db);
+    const other = await createWorld(h.app, h.db);
+    for (let i = 0; i < 10; i++) await subscribe(busy, `http://127.0.0.1:9/busy-${i}`, ['article.created']);
+    const waiting = await subscribe(other, 'http://127.0.0.1:9/other', ['article.created']);
+    for (let i = 0; i < 30; i++) await createArticle(busy);
+    let busySent = 0;
+    let busySentWhenOtherArrived: number | undefined;
+    const worker = testWorker(h.db, Date.now as Clock, {
+      pollMs: 1000,
+      roundMs: 100,
+      send: async (url): Promise<SendResult> => {
+        if (url.endsWith('/other')) {
+          busySentWhenOtherArrived ??= busySent;
+          return { status: 204 };
+        }
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        busySent++;
+        return { status: 204 };
+      },
+    });
+    worker.start();
+    try {
+      await until(async () => busySent >= 10, 20_000, 'the backlog under way');
+      await createArticle(other);
+      await until(async () => (await deliveries(other, waiting.id)).some((d) => d.status === 'delivered'), 30_000, 'the other company served');
+    } finally {
+      await worker.stop();
+    }
+    // Fanned out only when a round ends: before, after the round's 200 sends (at 6 at once, 30 ms each).
+    expect(busySentWhenOtherArrived, 'backlog sends before the new event was sent').to.be.below(150);
+  });
 });

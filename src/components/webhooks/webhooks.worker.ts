@@ -40,6 +40,12 @@ export const SENDS_PER_COMPANY = 6;
 /** A round sends at most this many, then fans out again and writes its heartbeat. */
 const MAX_SENDS_PER_ROUND = 200;
 /**
+ * A round claims for at most this long, then fans out again: under a steady stream of sends (a
+ * backlog, a slow endpoint), new events wait about this long for their deliveries, not for 200
+ * sends (13 s in a soak test whose receiver took 1.5 s on every 20th call).
+ */
+const ROUND_MS = 1000;
+/**
  * A round that waits longer than this for a send to end (every send taken by slow endpoints) ends
  * there, its sends going on: the next round fans out the new events and sends what it can.
  */
@@ -60,6 +66,8 @@ export interface WorkerOptions {
   /** http URLs may be delivered to (WEBHOOK_ALLOW_HTTP); a stored http URL is refused at delivery when not. */
   allowHttp: boolean;
   pollMs: number;
+  /** How long a round claims before it fans out again (ROUND_MS); tests shorten it. */
+  roundMs?: number;
   /** Counts each attempt's outcome for /metrics. */
   metrics?: Pick<Metrics, 'webhookDelivery'>;
   /** Epoch milliseconds; tests move it. */
@@ -76,7 +84,7 @@ export interface RoundResult {
   fanOutFailed: number;
   /** Deliveries attempted. */
   attempted: number;
-  /** The round stopped at a bound with work left: the next one starts without waiting a poll. */
+  /** The round stopped at a bound (sends or time) with work left: the next one starts without waiting a poll. */
   busy: boolean;
 }
 
@@ -97,6 +105,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const sendOne = options.send ?? sendHttp;
   const dbTime = (ms: number): string => nowDb(() => ms);
   const leaseMs = options.timeoutMs + 20_000;
+  const roundMs = options.roundMs ?? ROUND_MS;
 
   const fanOut = createFanOut({ db, logger, now: () => dbTime(clock()) });
 
@@ -246,14 +255,17 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   /**
    * Keeps PARALLEL_SENDS sends going: claims for each send that ends, without waiting for the
    * slowest of a batch. Ends when a claim found nothing while no send was under way (nothing is
-   * due, or nothing the per-subscription bound lets it take), after MAX_SENDS_PER_ROUND claims, or
-   * when no send ended within SLOT_WAIT_MS; the sends under way go on. A claim made while sends are
+   * due, or nothing the per-subscription bound lets it take), when no send ended within
+   * SLOT_WAIT_MS, or cut at its bound (MAX_SENDS_PER_ROUND claims, or ROUND_MS), so that the next
+   * round fans out the new events at once; the sends under way go on. A claim made while sends are
    * recorded may find nothing (on MariaDB the record of an attempt locks its subscription's row,
    * which the claim's SKIP LOCKED then passes over): it is made again once a send has ended.
    */
-  async function deliverDue(): Promise<number> {
+  async function deliverDue(forMs: number): Promise<{ attempted: number; cut: boolean }> {
+    const endsAt = performance.now() + forMs;
     let attempted = 0;
-    while (!stopping && attempted < MAX_SENDS_PER_ROUND) {
+    while (!stopping) {
+      if (attempted >= MAX_SENDS_PER_ROUND || performance.now() >= endsAt) return { attempted, cut: true };
       const underWay = sends.size;
       const claimed = underWay < PARALLEL_SENDS ? await claimAndSend(Math.min(PARALLEL_SENDS - underWay, MAX_SENDS_PER_ROUND - attempted)) : 0;
       attempted += claimed;
@@ -261,10 +273,10 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       if (underWay === 0) break;
       // Claim again when a send has ended (meanwhile, or within the wait).
       if (sends.size < underWay) continue;
-      await aSendEnds(SLOT_WAIT_MS);
-      if (sends.size === underWay) break;
+      await aSendEnds(Math.min(SLOT_WAIT_MS, Math.max(0, endsAt - performance.now())));
+      if (sends.size === underWay) return { attempted, cut: performance.now() >= endsAt };
     }
-    return attempted;
+    return { attempted, cut: false };
   }
 
   /** Until every claim under way has ended (its sends recorded, its unsent rows released). */
@@ -276,19 +288,22 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<unknown> | undefined;
 
-  /** Fans out, sends what is due, writes the heartbeat; sends that outlast it go on (the loop's next round starts meanwhile). */
-  async function round(): Promise<RoundResult> {
+  /**
+   * Fans out, sends what is due (claiming for at most `forMs`), writes the heartbeat; sends that
+   * outlast it go on (the loop's next round starts meanwhile).
+   */
+  async function round(forMs: number): Promise<RoundResult> {
     const fanned = await fanOut();
     // New deliveries of others may be due at once.
     if (fanned.deliveries > 0) quietUntil = 0;
-    const attempted = await deliverDue();
+    const { attempted, cut } = await deliverDue(forMs);
     await recordHeartbeat(db, WORKER_HEARTBEAT);
-    return { fannedOut: fanned.deliveries, fanOutFailed: fanned.failed, attempted, busy: fanned.more || attempted >= MAX_SENDS_PER_ROUND };
+    return { fannedOut: fanned.deliveries, fanOutFailed: fanned.failed, attempted, busy: fanned.more || cut };
   }
 
-  /** One round, and the end of every send it started. */
+  /** One round, not cut by time, and the end of every send it started. */
   async function runOnce(): Promise<RoundResult> {
-    const result = await round();
+    const result = await round(Infinity);
     await claimsEnded();
     return result;
   }
@@ -297,7 +312,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const loop = (): void => {
     if (stopping) return;
     let busy = false;
-    current = round()
+    current = round(roundMs)
       .then(
         (result) => {
           busy = result.busy;
