@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { createWorld, type World } from '../helpers/factories.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { until } from '../helpers/net.js';
 import {
   apiMs, createArticle, DAY, deliveries, HOUR, isolatedApp, MINUTE, onlyDelivery, readWebhook, SECOND, subscribe, testClock, testWorker,
   type Clock, type Isolated,
@@ -174,7 +175,7 @@ describe('Webhook subscriptions switched off by the worker', () => {
     expect(await waiting()).to.deep.equal([]);
     expect(target.received).to.have.length(5);
 
-    // Switched off by PUT: a new event's delivery is held; switched on, it is sent.
+    // Switched off by PUT: an event while it is off gets no delivery; a retry waiting is held, and sent once it is on.
     await admin.put(`/api/webhooks/${webhookId}`).send({ active: false }).expect(200);
     await createArticle(world);
     await worker.runOnce();
@@ -190,5 +191,31 @@ describe('Webhook subscriptions switched off by the worker', () => {
     await worker.runOnce();
     expect(await waiting()).to.deep.equal([]);
     expect(target.received).to.have.length(7);
+  });
+
+  it('When one send of a subscription answers 410 while another of its sends is under way and then fails, Then that retry is held too', async () => {
+    const world = await createWorld(h.app, h.db);
+    const { id: webhookId } = await subscribe(world, 'http://127.0.0.1:9/gone');
+    await createArticle(world);
+    await createArticle(world);
+    let goneAnswered!: () => void;
+    const gone = new Promise<void>((resolve) => (goneAnswered = resolve));
+    let calls = 0;
+    const worker = testWorker(h.db, testClock(), {
+      send: async () => {
+        if (++calls === 2) {
+          goneAnswered();
+          return { status: 410 };
+        }
+        // The first send ends only once the other's 410 has switched the subscription off.
+        await gone;
+        await until(async () => !(await readWebhook(world, webhookId)).active, 10_000, 'the subscription switched off');
+        return { status: 500 };
+      },
+    });
+    await worker.runOnce();
+    expect(calls).to.equal(2);
+    const rows = (await deliveries(world, webhookId)).map((d) => [d.status, d.next_attempt_at]);
+    expect(rows.sort()).to.deep.equal([['failed', null], ['retrying', null]]);
   });
 });

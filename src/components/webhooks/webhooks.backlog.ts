@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { epochMs } from '../../kernel/time.js';
 import type { BacklogSample, Metrics } from '../../platform/metrics.js';
+import { WAITING_STATUSES } from './webhooks.repository.js';
 
 export const BACKLOG_SAMPLE_MS = 15_000;
 
@@ -26,7 +27,7 @@ export async function readBacklog(db: Knex, now = Date.now()): Promise<BacklogSa
     .select('status')
     .count({ n: '*' })
     .min({ oldest: 'created_at' })
-    .whereIn('status', ['pending', 'retrying'])
+    .whereIn('status', WAITING_STATUSES)
     .groupBy('status')) as Array<{ status: string; n: number | string; oldest: Time }>;
   const [waiting] = (await db('outbox_events').count({ n: '*' }).min({ oldest: 'occurred_at' }).whereNull('dispatched_at').whereNull('fan_out_failed_at')) as Array<{
     n: number | string;

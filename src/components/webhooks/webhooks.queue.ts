@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { engineOf } from '../../platform/db/database.js';
 import { throughIndex } from '../../platform/db/queries.js';
-import { holdDeliveries, type DeliveryRow, type WebhookRow } from './webhooks.repository.js';
+import { holdDeliveries, WAITING_STATUSES, type DeliveryRow, type WebhookRow } from './webhooks.repository.js';
 
 /** An outbox event waiting for its fan-out, without its data (loaded a few at a time). */
 export interface OutboxEvent {
@@ -159,7 +159,7 @@ export interface CompanyBound extends SendBound {
 }
 
 /** The keys at their bound. */
-const atBound = (bound: SendBound | undefined): number[] => (bound ? [...bound.sending].filter(([, n]) => n >= bound.max).map(([key]) => key) : []);
+export const atBound = (bound: SendBound | undefined): number[] => (bound ? [...bound.sending].filter(([, n]) => n >= bound.max).map(([key]) => key) : []);
 
 /** Adds the owning company of each of these subscriptions that `known` lacks. */
 async function learnCompanies(tx: Knex, webhookIds: readonly number[], known: Map<number, number>): Promise<void> {
@@ -172,7 +172,7 @@ async function learnCompanies(tx: Knex, webhookIds: readonly number[], known: Ma
 /** The deliveries a worker may claim at `now`: pending or retrying, due, and not held by a live claim. */
 function claimable<T extends Knex.QueryBuilder>(query: T, now: string, prefix = ''): T {
   return query
-    .whereIn(`${prefix}status`, ['pending', 'retrying'])
+    .whereIn(`${prefix}status`, WAITING_STATUSES)
     .where(`${prefix}next_attempt_at`, '<=', now)
     .where((q) => q.whereNull(`${prefix}claimed_until`).orWhere(`${prefix}claimed_until`, '<', now)) as T;
 }
@@ -274,6 +274,16 @@ export async function markHealthy(db: Knex, webhookId: number): Promise<void> {
 /** After a failed attempt: the subscription is failing since now, unless it already was. */
 export async function markFailing(db: Knex, webhookId: number, now: string): Promise<void> {
   await db('webhooks').where('id', webhookId).whereNull('failing_since').update({ failing_since: now });
+}
+
+/**
+ * After a failed attempt was recorded as a retry: when the subscription was switched off while the
+ * attempt was under way (another of its sends answered 410, a PUT), the retry is held as the
+ * switch held the rest (holdDeliveries). The row lock orders it with the switch.
+ */
+export async function holdIfSwitchedOff(tx: Knex.Transaction, deliveryId: number, webhookId: number): Promise<void> {
+  const off = await tx('webhooks').select('id').where({ id: webhookId, active: false }).forUpdate().first();
+  if (off) await tx('webhook_deliveries').where('id', deliveryId).whereIn('status', WAITING_STATUSES).update({ next_attempt_at: null });
 }
 
 /** Switches a subscription off, holding its waiting deliveries (holdDeliveries). */

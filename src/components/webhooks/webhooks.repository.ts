@@ -11,6 +11,8 @@ export type Webhook = Schema<'Webhook'>;
 export type WebhookDelivery = Schema<'WebhookDelivery'>;
 export type DeliveryStatus = Schema<'WebhookDeliveryStatus'>;
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying', 'delivered', 'failed'];
+/** The statuses of a delivery still to be sent. */
+export const WAITING_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying'];
 
 export interface WebhookRow {
   id: number;
@@ -111,12 +113,21 @@ export async function updateWebhook(tx: Knex, id: number, changes: Partial<Omit<
  * switched it off) was read past by every claim of every company.
  */
 export async function holdDeliveries(tx: Knex, webhookId: number): Promise<void> {
-  await tx('webhook_deliveries').where('webhook_id', webhookId).whereIn('status', ['pending', 'retrying']).whereNotNull('next_attempt_at').update({ next_attempt_at: null });
+  await tx('webhook_deliveries').where('webhook_id', webhookId).whereIn('status', WAITING_STATUSES).whereNotNull('next_attempt_at').update({ next_attempt_at: null });
 }
 
 /** A subscription switched on again: its held deliveries are due at `now`. */
 export async function resumeDeliveries(tx: Knex, webhookId: number, now: string): Promise<void> {
-  await tx('webhook_deliveries').where('webhook_id', webhookId).whereIn('status', ['pending', 'retrying']).whereNull('next_attempt_at').update({ next_attempt_at: now });
+  await tx('webhook_deliveries').where('webhook_id', webhookId).whereIn('status', WAITING_STATUSES).whereNull('next_attempt_at').update({ next_attempt_at: now });
+}
+
+/**
+ * Whether the subscription is on, its row locked for the transaction: a switch-off made meanwhile
+ * (which holds the waiting deliveries it finds) waits for this one, or this one sees it.
+ */
+export async function lockActive(tx: Knex.Transaction, webhookId: number): Promise<boolean> {
+  const row = (await tx('webhooks').select('active').where('id', webhookId).forUpdate().first()) as { active: boolean | number } | undefined;
+  return Boolean(row?.active);
 }
 
 export async function deleteWebhook(tx: Knex, id: number): Promise<void> {

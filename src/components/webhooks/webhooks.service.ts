@@ -155,15 +155,12 @@ export async function redeliver(ctx: TenantContext, id: number, deliveryId: numb
   const webhook = await requireWebhook(ctx, id);
   const delivery = await repository.findDelivery(ctx.db, webhook.id, deliveryId);
   if (!delivery) throw new NotFoundError(messages.deliveryNotFound(deliveryId));
-  // The worker claims deliveries of active subscriptions only: a 202 here would queue what never goes.
-  if (!webhook.active) throw InputError.field('active', messages.redeliverOff(webhook.id));
-  await refuseWithheld(ctx.db, { company_id: webhook.company_id, event_type: delivery.event_type, payload: delivery.payload });
-  const created = await repository.insertDelivery(ctx.db, {
-    webhook_id: webhook.id,
-    event_id: delivery.event_id,
-    event_type: delivery.event_type,
-    payload: delivery.payload,
-    now: nowDb(),
+  const created = await inTransaction(ctx.db, async (tx) => {
+    // A switched-off subscription sends nothing: a 202 here would queue what never goes. Locked, so
+    // that a switch-off made meanwhile holds this delivery too, or is seen here.
+    if (!(await repository.lockActive(tx, webhook.id))) throw InputError.field('active', messages.redeliverOff(webhook.id));
+    await refuseWithheld(tx, { company_id: webhook.company_id, event_type: delivery.event_type, payload: delivery.payload });
+    return repository.insertDelivery(tx, { webhook_id: webhook.id, event_id: delivery.event_id, event_type: delivery.event_type, payload: delivery.payload, now: nowDb() });
   });
   return queued(ctx.db, created);
 }
@@ -171,16 +168,19 @@ export async function redeliver(ctx: TenantContext, id: number, deliveryId: numb
 /** Queues a `webhook.ping` test event to the subscription. */
 export async function ping(ctx: TenantContext, id: number): Promise<WebhookDelivery> {
   const webhook = await requireWebhook(ctx, id);
-  if (!webhook.active) throw InputError.field('active', messages.pingOff(webhook.id));
-  await refuseWithheld(ctx.db, { company_id: webhook.company_id, event_type: PING_TYPE });
-  const now = nowDb();
-  const event = eventId();
-  const created = await repository.insertDelivery(ctx.db, {
-    webhook_id: webhook.id,
-    event_id: event,
-    event_type: PING_TYPE,
-    payload: eventBody({ id: event, type: PING_TYPE, occurredAt: now, companyId: webhook.company_id, data: { webhook_id: webhook.id } }),
-    now,
+  const created = await inTransaction(ctx.db, async (tx) => {
+    // As redeliver: locked against a switch-off made meanwhile.
+    if (!(await repository.lockActive(tx, webhook.id))) throw InputError.field('active', messages.pingOff(webhook.id));
+    await refuseWithheld(tx, { company_id: webhook.company_id, event_type: PING_TYPE });
+    const now = nowDb();
+    const event = eventId();
+    return repository.insertDelivery(tx, {
+      webhook_id: webhook.id,
+      event_id: event,
+      event_type: PING_TYPE,
+      payload: eventBody({ id: event, type: PING_TYPE, occurredAt: now, companyId: webhook.company_id, data: { webhook_id: webhook.id } }),
+      now,
+    });
   });
   return queued(ctx.db, created);
 }

@@ -47,7 +47,8 @@ const MAX_SENDS_PER_ROUND = 200;
 const ROUND_MS = 1000;
 /**
  * A round that waits longer than this for a send to end (every send taken by slow endpoints) ends
- * there, its sends going on: the next round fans out the new events and sends what it can.
+ * there, its sends going on: the next round fans out the new events and sends what it can. The
+ * running loop's rounds end at ROUND_MS first; runOnce's are not cut by time.
  */
 const SLOT_WAIT_MS = 2000;
 
@@ -157,6 +158,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       if (delivery.failing_since !== null && delivery.failing_since <= dbTime(now - FAILING_DISABLE_AFTER_MS)) {
         const reason = `Every delivery since ${toApiTime(delivery.failing_since)} failed; switched off at ${toApiTime(dbTime(now))}.`;
         await queue.disable(tx, delivery.webhook_id, reason, dbTime(now));
+      } else if (fields.status === 'retrying') {
+        await queue.holdIfSwitchedOff(tx, delivery.id, delivery.webhook_id);
       }
     });
   }
@@ -184,15 +187,17 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   /** Claims whose sends are under way: each ends when its sends have and its unsent rows are released. */
   const claims = new Set<Promise<void>>();
   /**
-   * Until then (epoch ms) no claim is made while a subscription or company is at its bound. Such a
-   * claim passes over the bounded ones' deliveries row by row, so when it finds nothing it has read
-   * their whole backlog: made again as each send ends, one tenant's backlog of 40,000 took 250 s to
-   * send instead of 30. After one finds nothing, the next waits a poll (what an idle worker waits);
-   * the bounded ones' own sends claim again as they end, below the bound, without passing over.
+   * Until then (performance.now()) no claim is made while a subscription or company is at its
+   * bound. Such a claim passes over the bounded ones' deliveries row by row, so when it finds
+   * nothing it has read their whole backlog: made again as each send ended, one tenant's backlog
+   * of 40,000 took 250 s to send instead of about 70. After one finds nothing, the next waits
+   * quietMs (a poll, kept within 100 ms and a round); the bounded ones' own sends claim again as they
+   * end, below the bound, without passing over.
    */
   let quietUntil = 0;
-  const atABound = (): boolean =>
-    [...sendsOf.values()].some((n) => n >= SENDS_PER_SUBSCRIPTION) || [...sendsOfCompany.values()].some((n) => n >= SENDS_PER_COMPANY);
+  const quietMs = Math.min(Math.max(options.pollMs, 100), roundMs);
+  const perSubscription = { max: SENDS_PER_SUBSCRIPTION, sending: sendsOf };
+  const perCompany = { max: SENDS_PER_COMPANY, sending: sendsOfCompany, companyOf };
 
   function startSend(delivery: ClaimedDelivery, token: string): Promise<void> {
     countSend(sendsOf, delivery.webhook_id, 1);
@@ -215,16 +220,14 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
    * worker may have taken it by then); the claim is released once its sends have ended.
    */
   async function claimAndSend(limit: number): Promise<number> {
+    const bounded = queue.atBound(perSubscription).length + queue.atBound(perCompany).length > 0;
+    if (bounded && performance.now() < quietUntil) return 0;
     const now = clock();
-    const bounded = atABound();
-    if (bounded && now < quietUntil) return 0;
     const token = randomUUID();
-    const perSubscription = { max: SENDS_PER_SUBSCRIPTION, sending: sendsOf };
-    const perCompany = { max: SENDS_PER_COMPANY, sending: sendsOfCompany, companyOf };
     await inTransaction(db, (tx) => queue.claimDue(tx, { now: dbTime(now), until: dbTime(now + leaseMs), token, limit, perSubscription, perCompany }));
     const claimed = await queue.claimedBy(db, token);
     if (claimed.length === 0) {
-      if (bounded) quietUntil = now + options.pollMs;
+      if (bounded) quietUntil = performance.now() + quietMs;
       return 0;
     }
     const verdicts = await withheldNow(db, claimed).catch(async (error: unknown) => {
@@ -255,9 +258,10 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   /**
    * Keeps PARALLEL_SENDS sends going: claims for each send that ends, without waiting for the
    * slowest of a batch. Ends when a claim found nothing while no send was under way (nothing is
-   * due, or nothing the per-subscription bound lets it take), when no send ended within
-   * SLOT_WAIT_MS, or cut at its bound (MAX_SENDS_PER_ROUND claims, or ROUND_MS), so that the next
-   * round fans out the new events at once; the sends under way go on. A claim made while sends are
+   * due, or nothing the per-subscription bound lets it take), when no send ended within the wait
+   * (SLOT_WAIT_MS, or what is left of `forMs`: the next round comes after a poll), or cut while
+   * sends keep ending (MAX_SENDS_PER_ROUND claims, or `forMs`): the next round then fans out the
+   * new events at once. The sends under way go on. A claim made while sends are
    * recorded may find nothing (on MariaDB the record of an attempt locks its subscription's row,
    * which the claim's SKIP LOCKED then passes over): it is made again once a send has ended.
    */
@@ -274,7 +278,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       // Claim again when a send has ended (meanwhile, or within the wait).
       if (sends.size < underWay) continue;
       await aSendEnds(Math.min(SLOT_WAIT_MS, Math.max(0, endsAt - performance.now())));
-      if (sends.size === underWay) return { attempted, cut: performance.now() >= endsAt };
+      if (sends.size === underWay) break;
     }
     return { attempted, cut: false };
   }
