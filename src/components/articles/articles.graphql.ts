@@ -28,7 +28,8 @@ export const ArticleType = builder.objectRef<Article>('Article').implement({
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
     etag: t.string({
-      description: "The article's ETag, as REST's GET /api/articles/{id} answers it: send it as If-Match on a REST update to make it only while the article is still this version.",
+      description:
+        "The article's ETag, as REST's GET /api/articles/{id} answers it uncompressed (compressed, REST adds the encoding: `\"<tag>-br\"`; If-Match takes either): send it as If-Match on a REST update to make it only while the article is still this version.",
       resolve: (article) => entityTag(article),
     }),
   }),
