@@ -34,7 +34,8 @@ if (metricsServer) {
   // A port in use or a HOST that does not resolve: one JSON line and exit 1, before any delivery.
   const port = await listen(metricsServer, config.workerMetricsPort!, config.host).catch(exitOnStartupFailure);
   backlog = startBacklogSampler(db, metrics, logger);
-  logger.info({ port }, `webhook worker metrics on http://localhost:${port}/metrics`);
+  const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
+  logger.info({ host: config.host, port }, `webhook worker metrics on ${shown}:${port}/metrics`);
 }
 let stopping = false;
 const stop = (signal: string): void => {

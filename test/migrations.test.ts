@@ -182,7 +182,7 @@ describe('Migrations', () => {
       await old?.close();
     });
 
-    it('When migrated, Then the pending and retrying deliveries of subscriptions that are off lose their due time and no other does; rolled back, they are due again', async () => {
+    it('When migrated, Then the pending and retrying deliveries of subscriptions that are off lose their due time and no other does, and webhooks get switched_at; rolled back, they are due again and the column goes', async () => {
       const db = old.db;
       const at = '2026-11-01 10:00:00.000000';
       const company = await build.insertCompany(db, { name: 'C', type: 'client' });
@@ -207,8 +207,11 @@ describe('Migrations', () => {
 
       await migrateLatest(db);
       expect(await due()).to.deep.equal({ onPending: true, onRetrying: true, offPending: false, offRetrying: false, offDelivered: false });
+      expect(await db.schema.hasColumn('webhooks', 'switched_at')).to.equal(true);
       await db.migrate.down({ migrationSource });
+      // Every delivery is still there (a rebuilt webhooks table would have taken them with it).
       expect(await due()).to.deep.equal({ onPending: true, onRetrying: true, offPending: true, offRetrying: true, offDelivered: false });
+      expect(await db.schema.hasColumn('webhooks', 'switched_at')).to.equal(false);
       await migrateLatest(db);
     });
   });

@@ -78,8 +78,8 @@ function requestDuration(registry: Registry): RequestHandler {
 /** The backlog gauges: set by each sample, and the sample's age worked out at each scrape. */
 function backlogGauges(registry: Registry): Metrics['backlogSampled'] {
   const registers = [registry];
-  const deliveries = new Gauge({ name: 'tpl_webhook_deliveries_backlog', help: 'Webhook deliveries waiting to be sent, by status (as last sampled).', labelNames: ['status'], registers });
-  const oldestDelivery = new Gauge({ name: 'tpl_webhook_deliveries_oldest_age_seconds', help: 'Age of the oldest pending or retrying webhook delivery; 0 when none waits (as last sampled).', registers });
+  const deliveries = new Gauge({ name: 'tpl_webhook_deliveries_backlog', help: 'Webhook deliveries waiting to be sent, by status (as last sampled); those held while their subscription is off are not counted.', labelNames: ['status'], registers });
+  const oldestDelivery = new Gauge({ name: 'tpl_webhook_deliveries_oldest_age_seconds', help: 'Age of the oldest pending or retrying webhook delivery, held ones left out; 0 when none waits (as last sampled).', registers });
   const outbox = new Gauge({ name: 'tpl_outbox_backlog', help: 'Events recorded and not fanned out to webhook deliveries yet (as last sampled).', registers });
   const oldestEvent = new Gauge({ name: 'tpl_outbox_oldest_age_seconds', help: 'Age of the oldest event not fanned out yet; 0 when none waits (as last sampled).', registers });
   const setAside = new Gauge({ name: 'tpl_outbox_set_aside_events', help: 'Events set aside because their fan-out kept failing (as last sampled; the CLI lists them).', registers });

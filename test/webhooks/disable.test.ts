@@ -11,6 +11,7 @@ import {
   type Clock, type Isolated,
 } from './support.js';
 import type { WebhookWorker } from '../../src/components/webhooks/webhooks.worker.js';
+import { readBacklog } from '../../src/components/webhooks/webhooks.backlog.js';
 
 describe('Webhook subscriptions switched off by the worker', () => {
   let h: Isolated;
@@ -217,5 +218,33 @@ describe('Webhook subscriptions switched off by the worker', () => {
     expect(calls).to.equal(2);
     const rows = (await deliveries(world, webhookId)).map((d) => [d.status, d.next_attempt_at]);
     expect(rows.sort()).to.deep.equal([['failed', null], ['retrying', null]]);
+  });
+
+  it('When events wait for their fan-out across a switch (workers stopped for a deploy), Then one recorded while the subscription was on gets its delivery, held while it is off, and one recorded while it was off gets none', async () => {
+    const target = await receiver({ status: 200 });
+    const world = await createWorld(h.app, h.db);
+    const { id: webhookId } = await subscribe(world, target.url, ['article.created']);
+    const admin = world.as('admin');
+    const worker = testWorker(h.db, Date.now as Clock);
+    const codes = (): string[] => target.received.map((r) => (JSON.parse(r.body) as { data: { article_code: string } }).data.article_code);
+
+    const backlogBefore = (await readBacklog(h.db)).deliveries;
+    const whileOn = await createArticle(world);
+    await admin.put(`/api/webhooks/${webhookId}`).send({ active: false }).expect(200);
+    await worker.runOnce();
+    expect((await deliveries(world, webhookId)).map((d) => [d.status, d.next_attempt_at])).to.deep.equal([['pending', null]]);
+    expect(target.received).to.have.length(0);
+    // A held delivery is not waiting to be sent: the backlog gauges leave it out.
+    expect((await readBacklog(h.db)).deliveries.pending).to.equal(backlogBefore.pending);
+
+    const whileOff = await createArticle(world);
+    await admin.put(`/api/webhooks/${webhookId}`).send({ active: true }).expect(200);
+    await worker.runOnce();
+    expect(codes()).to.deep.equal([whileOn.article_code]);
+    const onAgain = await createArticle(world);
+    await worker.runOnce();
+    expect(codes()).to.deep.equal([whileOn.article_code, onAgain.article_code]);
+    expect(codes()).to.not.include(whileOff.article_code);
+    expect((await deliveries(world, webhookId)).map((d) => d.status)).to.deep.equal(['delivered', 'delivered']);
   });
 });

@@ -170,4 +170,33 @@ describe('Webhook deliveries next to a slow endpoint', () => {
     // Fanned out only when a round ends: before, after the round's 200 sends (at 6 at once, 30 ms each).
     expect(busySentWhenOtherArrived, 'backlog sends before the new event was sent').to.be.below(150);
   });
+
+  it(`When one subscription's backlog keeps its ${SENDS_PER_SUBSCRIPTION} sends busy past the end of a round, Then the next round starts at once: no send waits a poll while deliveries are due`, async () => {
+    const world = await createWorld(h.app, h.db);
+    const steady = await subscribe(world, 'http://127.0.0.1:9/steady', ['article.created']);
+    for (let i = 0; i < 40; i++) await createArticle(world);
+    let underWay = 0;
+    let idleSince: number | undefined;
+    let longestIdle = 0;
+    const worker = testWorker(h.db, Date.now as Clock, {
+      pollMs: 2000,
+      roundMs: 300,
+      send: async (): Promise<SendResult> => {
+        // Time with no send under way, ended by this send: deliveries were due all along.
+        if (underWay === 0 && idleSince !== undefined) longestIdle = Math.max(longestIdle, performance.now() - idleSince);
+        underWay++;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (--underWay === 0) idleSince = performance.now();
+        return { status: 204 };
+      },
+    });
+    worker.start();
+    try {
+      await until(async () => (await deliveries(world, steady.id)).filter((d) => d.status === 'delivered').length === 40, 60_000, 'the backlog delivered');
+    } finally {
+      await worker.stop();
+    }
+    // A round that ended while its sends were under way was taken for an idle one: a poll (2 s) went by.
+    expect(longestIdle, 'the longest time no send was under way (ms)').to.be.below(1000);
+  });
 });

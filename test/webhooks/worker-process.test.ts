@@ -154,7 +154,7 @@ describe('The webhook worker process', function () {
     expect(text).to.match(/^tpl_process_cpu_seconds_total /m);
     const other = await fetch(`${url}/api/articles`);
     expect([other.status, await other.json(), other.headers.has('x-request-id')]).to.deep.equal([404, { message: 'Not found: this process serves GET /metrics only.' }, true]);
-    expect(worker.output.join('')).to.include(`webhook worker metrics on http://localhost:${port}/metrics`);
+    expect(worker.output.join('')).to.include(`webhook worker metrics on 127.0.0.1:${port}/metrics`);
 
     const second = startWorker({ WORKER_METRICS_PORT: String(port), HOST: '127.0.0.1' });
     expect(await second.exited).to.deep.equal({ code: 1, signal: null });

@@ -21,13 +21,16 @@ function ageSeconds(oldest: Time, now: number): number {
   return Math.max(0, (now - at) / 1000);
 }
 
-/** Three small queries on indexed columns (status; dispatched_at; fan_out_failed_at). */
+/** Three small queries on indexed columns ((status, next_attempt_at); dispatched_at; fan_out_failed_at). */
 export async function readBacklog(db: Knex, now = Date.now()): Promise<BacklogSample> {
   const deliveries = (await db('webhook_deliveries')
     .select('status')
     .count({ n: '*' })
     .min({ oldest: 'created_at' })
     .whereIn('status', WAITING_STATUSES)
+    // Held deliveries (their subscription is off) are not waiting to be sent: an alert on the age
+    // must not fire for a subscription a client switched off.
+    .whereNotNull('next_attempt_at')
     .groupBy('status')) as Array<{ status: string; n: number | string; oldest: Time }>;
   const [waiting] = (await db('outbox_events').count({ n: '*' }).min({ oldest: 'occurred_at' }).whereNull('dispatched_at').whereNull('fan_out_failed_at')) as Array<{
     n: number | string;

@@ -103,6 +103,17 @@ function delivered(event: OutboxEvent, subscription: Subscription, modules: Read
   return withheldByModules(event.type, Number(subscription.company_id), Number(event.company_id), modules) === undefined;
 }
 
+/**
+ * Whether the subscription was on when the event was recorded, as its last switch tells (the
+ * fan-out may come after a switch: a backlog, workers stopped for a deploy): on and switched on
+ * before the event (or never switched), or off and switched off after it. An event recorded while
+ * it was on gets its delivery, held while it is off; one recorded while it was off gets none.
+ */
+function onWhenRecorded(event: OutboxEvent, subscription: Subscription): boolean {
+  const switchedAt = subscription.switched_at;
+  return subscription.active ? switchedAt === null || event.occurred_at >= switchedAt : switchedAt !== null && event.occurred_at < switchedAt;
+}
+
 /** One transaction: fans out the waiting events (or only `onlyId`) until a bound is reached. */
 async function fanOutBatch(tx: Knex.Transaction, now: string, onlyId?: number): Promise<{ events: number; deliveries: number; full: boolean }> {
   const events = await queue.undispatchedEvents(tx, onlyId === undefined ? EVENTS_PER_BATCH : 1, onlyId);
@@ -113,7 +124,7 @@ async function fanOutBatch(tx: Knex.Transaction, now: string, onlyId?: number): 
   const writer = deliveryWriter(tx, now);
   const done: number[] = [];
   const targetsOf = (event: OutboxEvent): Subscription[] =>
-    subscriptions.filter((s) => s.for_company === event.company_id && wants(filters.get(s.id)!, event.type) && delivered(event, s, modules));
+    subscriptions.filter((s) => s.for_company === event.company_id && onWhenRecorded(event, s) && wants(filters.get(s.id)!, event.type) && delivered(event, s, modules));
   for (const group of loadGroups(events)) {
     if (writer.written.bytes >= BATCH_BYTES) break;
     const targets = new Map(group.map((event) => [event, targetsOf(event)]));
@@ -124,7 +135,7 @@ async function fanOutBatch(tx: Knex.Transaction, now: string, onlyId?: number): 
       const wantedBy = targets.get(event)!;
       if (wantedBy.length > 0) {
         const payload = eventBody({ id: event.event_id, type: event.type, occurredAt: event.occurred_at, companyId: event.company_id, data: parsed(event, data.get(event.id)) });
-        for (const s of wantedBy) await writer.add({ webhook_id: s.id, event_id: event.event_id, event_type: event.type, payload });
+        for (const s of wantedBy) await writer.add({ webhook_id: s.id, event_id: event.event_id, event_type: event.type, payload, held: !s.active });
       }
       done.push(event.id);
     }

@@ -119,15 +119,19 @@ export async function requeueFailedEvents(db: Knex, eventIds: string[] | 'all'):
   return query.update({ fan_out_failed_at: null, fan_out_attempts: 0, fan_out_error: null });
 }
 
-/** Active subscriptions of these companies or of their providers. */
+/**
+ * The subscriptions of these companies or of their providers that may get their events: those on,
+ * and those switched off at a known time (an event recorded before it still gets its delivery).
+ */
 export async function subscriptionsFor(tx: Knex.Transaction, companyIds: number[]): Promise<Array<WebhookRow & { for_company: number }>> {
   if (companyIds.length === 0) return [];
-  const direct = tx('webhooks as w').select('w.*', 'w.company_id as for_company').whereIn('w.company_id', companyIds).where('w.active', true);
+  const onOrSwitched = (q: Knex.QueryBuilder) => q.where('w.active', true).orWhereNotNull('w.switched_at');
+  const direct = tx('webhooks as w').select('w.*', 'w.company_id as for_company').whereIn('w.company_id', companyIds).where(onOrSwitched);
   const viaProvider = tx('webhooks as w')
     .join('companies as c', 'c.provider_id', 'w.company_id')
     .select('w.*', 'c.id as for_company')
     .whereIn('c.id', companyIds)
-    .where('w.active', true);
+    .where(onOrSwitched);
   return direct.unionAll(viaProvider);
 }
 
@@ -135,13 +139,16 @@ export async function markDispatched(tx: Knex.Transaction, ids: number[], now: s
   if (ids.length > 0) await tx('outbox_events').whereIn('id', ids).update({ dispatched_at: now });
 }
 
+/** New deliveries, due now; a `held` one (its subscription is off) has no due time (holdDeliveries). */
 export async function insertDeliveries(
   tx: Knex.Transaction,
-  rows: Array<{ webhook_id: number; event_id: string; event_type: string; payload: string }>,
+  rows: Array<{ webhook_id: number; event_id: string; event_type: string; payload: string; held: boolean }>,
   now: string,
 ): Promise<void> {
   if (rows.length === 0) return;
-  await tx('webhook_deliveries').insert(rows.map((r) => ({ ...r, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })));
+  await tx('webhook_deliveries').insert(
+    rows.map(({ held, ...r }) => ({ ...r, status: 'pending', attempts: 0, next_attempt_at: held ? null : now, created_at: now, updated_at: now })),
+  );
 }
 
 /** At most `max` sends at once of one key (a subscription, a company); `sending` counts those under way. */
@@ -288,6 +295,6 @@ export async function holdIfSwitchedOff(tx: Knex.Transaction, deliveryId: number
 
 /** Switches a subscription off, holding its waiting deliveries (holdDeliveries). */
 export async function disable(tx: Knex.Transaction, webhookId: number, reason: string, now: string): Promise<void> {
-  await tx('webhooks').where('id', webhookId).update({ active: false, disabled_reason: reason, updated_at: now });
+  await tx('webhooks').where('id', webhookId).update({ active: false, disabled_reason: reason, switched_at: now, updated_at: now });
   await holdDeliveries(tx, webhookId);
 }

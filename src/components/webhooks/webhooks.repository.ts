@@ -24,6 +24,8 @@ export interface WebhookRow {
   active: boolean | number;
   disabled_reason: string | null;
   failing_since: string | null;
+  /** When `active` last changed (null: never since it was made). */
+  switched_at: string | null;
   created_at: string | Date;
   updated_at: string | Date;
 }

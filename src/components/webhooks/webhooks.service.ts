@@ -120,6 +120,7 @@ export async function updateWebhook(ctx: TenantContext, id: number, body: Schema
   if (url !== undefined) changes.url = url;
   if (events !== undefined) changes.events = events;
   if (body.description !== undefined) changes.description = body.description;
+  const switching = body.active !== undefined && body.active !== Boolean(current.active);
   if (body.active !== undefined) {
     changes.active = body.active;
     // Switching a subscription on again clears why the server had switched it off.
@@ -128,9 +129,10 @@ export async function updateWebhook(ctx: TenantContext, id: number, body: Schema
   const secret = body.rotate_secret ? newSecret() : undefined;
   if (secret) changes.secret = secret;
   await inTransaction(ctx.db, async (tx) => {
-    await repository.updateWebhook(tx, current.id, changes);
+    const now = nowDb();
+    await repository.updateWebhook(tx, current.id, switching ? { ...changes, switched_at: now } : changes);
     if (body.active === false) await repository.holdDeliveries(tx, current.id);
-    if (body.active === true) await repository.resumeDeliveries(tx, current.id, nowDb());
+    if (body.active === true) await repository.resumeDeliveries(tx, current.id, now);
   });
   const updated = repository.toWebhook((await repository.findWebhook(ctx.db, ctx.scope, id))!);
   return secret ? { ...updated, secret } : updated;

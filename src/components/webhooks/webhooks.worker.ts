@@ -258,10 +258,10 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   /**
    * Keeps PARALLEL_SENDS sends going: claims for each send that ends, without waiting for the
    * slowest of a batch. Ends when a claim found nothing while no send was under way (nothing is
-   * due, or nothing the per-subscription bound lets it take), when no send ended within the wait
-   * (SLOT_WAIT_MS, or what is left of `forMs`: the next round comes after a poll), or cut while
-   * sends keep ending (MAX_SENDS_PER_ROUND claims, or `forMs`): the next round then fans out the
-   * new events at once. The sends under way go on. A claim made while sends are
+   * due, or nothing the per-subscription bound lets it take), when no send ended within
+   * SLOT_WAIT_MS (the next round comes after a poll), or cut at its bound (MAX_SENDS_PER_ROUND
+   * claims, or `forMs`, a wait for a send included): the next round then fans out the new events
+   * at once. The sends under way go on. A claim made while sends are
    * recorded may find nothing (on MariaDB the record of an attempt locks its subscription's row,
    * which the claim's SKIP LOCKED then passes over): it is made again once a send has ended.
    */
@@ -277,8 +277,11 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       if (underWay === 0) break;
       // Claim again when a send has ended (meanwhile, or within the wait).
       if (sends.size < underWay) continue;
-      await aSendEnds(Math.min(SLOT_WAIT_MS, Math.max(0, endsAt - performance.now())));
-      if (sends.size === underWay) break;
+      const waitMs = Math.min(SLOT_WAIT_MS, Math.max(0, endsAt - performance.now()));
+      await aSendEnds(waitMs);
+      // A wait that ran SLOT_WAIT_MS with no send ending: every send is held by slow endpoints, the
+      // next round comes after a poll. One cut short by the round's end: the next comes at once.
+      if (sends.size === underWay) return { attempted, cut: waitMs < SLOT_WAIT_MS };
     }
     return { attempted, cut: false };
   }
