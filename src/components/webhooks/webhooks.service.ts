@@ -120,7 +120,6 @@ export async function updateWebhook(ctx: TenantContext, id: number, body: Schema
   if (url !== undefined) changes.url = url;
   if (events !== undefined) changes.events = events;
   if (body.description !== undefined) changes.description = body.description;
-  const switching = body.active !== undefined && body.active !== Boolean(current.active);
   if (body.active !== undefined) {
     changes.active = body.active;
     // Switching a subscription on again clears why the server had switched it off.
@@ -130,6 +129,8 @@ export async function updateWebhook(ctx: TenantContext, id: number, body: Schema
   if (secret) changes.secret = secret;
   await inTransaction(ctx.db, async (tx) => {
     const now = nowDb();
+    // Read under the row lock: the worker may have switched it off since (a 410).
+    const switching = body.active !== undefined && body.active !== (await repository.lockActive(tx, current.id));
     await repository.updateWebhook(tx, current.id, switching ? { ...changes, switched_at: now } : changes);
     if (body.active === false) await repository.holdDeliveries(tx, current.id);
     if (body.active === true) await repository.resumeDeliveries(tx, current.id, now);
