@@ -100,7 +100,7 @@ describe('Webhook fan-out under load', function () {
     worker.start();
     try {
       // A liveness bound, not a speed target (the bench's webhook drain measures throughput): about
-      // 70 s on SQLite and 160 s on MariaDB in a process of its own (test/run.sh runs it so).
+      // 60 s on SQLite and 95 s on MariaDB in a process of its own (test/run.sh runs it so).
       await receiver.waitFor(SUBSCRIPTIONS * EVENTS, 800_000);
     } finally {
       await worker.stop();
